@@ -1,0 +1,47 @@
+package mcptool
+
+import (
+	"context"
+	"reflect"
+	"unsafe"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Add registers fn as the tool name, like [Registry.Add], with the function's
+// shape checked at compile time and no reflection on the call path. In must
+// be a struct type.
+func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Out, error), opts ...Option) error {
+	inT := reflect.TypeFor[In]()
+	if fn == nil {
+		return r.Add(name, nil, opts...)
+	}
+	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
+	if err != nil {
+		return err
+	}
+	plan := t.plan
+	decode := func(args []byte) (In, error) {
+		var in In
+		return in, plan.Decode(args, unsafe.Pointer(&in))
+	}
+	if inT.Kind() == reflect.Pointer {
+		decode = func(args []byte) (In, error) {
+			v := reflect.New(plan.Type)
+			err := plan.Decode(args, v.UnsafePointer())
+			return v.Interface().(In), err
+		}
+	}
+	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
+		in, err := decode(call.Arguments)
+		if err != nil {
+			return argumentsResult(name, err)
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return toolErrorResult(err), nil
+		}
+		return t.result(out)
+	}
+	return r.insert(t)
+}

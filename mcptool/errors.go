@@ -1,0 +1,94 @@
+package mcptool
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
+)
+
+// Code classifies an [*Error].
+type Code int
+
+const (
+	// CodeUnknownTool: no tool has the name called.
+	CodeUnknownTool Code = iota + 1
+	// CodeMalformedArguments: the arguments are not a JSON value.
+	CodeMalformedArguments
+	// CodeInvalidName: a tool name breaks the MCP naming rules.
+	CodeInvalidName
+	// CodeDuplicate: a tool with that name is already registered.
+	CodeDuplicate
+	// CodeInvalidDefinition: a function, type or tag cannot become a tool.
+	CodeInvalidDefinition
+)
+
+func (c Code) String() string {
+	switch c {
+	case CodeUnknownTool:
+		return "unknown_tool"
+	case CodeMalformedArguments:
+		return "malformed_arguments"
+	case CodeInvalidName:
+		return "invalid_name"
+	case CodeDuplicate:
+		return "duplicate"
+	case CodeInvalidDefinition:
+		return "invalid_definition"
+	}
+	return fmt.Sprintf("code(%d)", int(c))
+}
+
+// Error is the error type of this package: registration errors and protocol
+// errors of [Registry.Call]. Use [CodeOf] to branch on it.
+type Error struct {
+	Code Code
+	Tool string // the tool's name, when known
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Tool != "" {
+		return fmt.Sprintf("mcptool: tool %q: %s: %v", e.Tool, e.Code, e.Err)
+	}
+	return fmt.Sprintf("mcptool: %s: %v", e.Code, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// JSONRPC returns the error as a JSON-RPC error: invalid params (-32602) for
+// an unknown tool or malformed arguments, as the MCP specification asks.
+func (e *Error) JSONRPC() *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.publicMessage()}
+}
+
+func (e *Error) publicMessage() string {
+	switch e.Code {
+	case CodeUnknownTool:
+		return fmt.Sprintf("unknown tool %q", e.Tool)
+	case CodeMalformedArguments:
+		return fmt.Sprintf("tool %q: %v", e.Tool, e.Err)
+	}
+	return e.Error()
+}
+
+// CodeOf returns the code of err if it is or wraps an [*Error], and 0 otherwise.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+type (
+	// DefinitionError names the Go type, field and tag that keep a function
+	// from becoming a tool. Registration errors wrap it.
+	DefinitionError = mcpreflect.DefinitionError
+	// ArgumentsError lists every violation of a call's arguments.
+	ArgumentsError = mcpreflect.ArgumentsError
+	// Violation is one argument path and the rule it broke.
+	Violation = mcpreflect.Violation
+)

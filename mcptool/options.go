@@ -1,0 +1,123 @@
+package mcptool
+
+import (
+	"log/slog"
+
+	"github.com/mcpgen/mcpgen/annotations"
+)
+
+// Option configures one tool at registration.
+type Option interface {
+	applyTool(*toolConfig)
+}
+
+// RegistryOption configures a [Registry].
+type RegistryOption interface {
+	applyRegistry(*registryConfig)
+}
+
+// SharedOption is an option that works both on a registry (as the default
+// for its tools) and on one tool.
+type SharedOption interface {
+	Option
+	RegistryOption
+}
+
+type toolConfig struct {
+	description    string
+	title          string
+	hints          annotations.Hints
+	keepDefs       *bool
+	dialect        *bool
+	noOutputSchema bool
+}
+
+type registryConfig struct {
+	keepDefs bool
+	dialect  bool
+	logger   *slog.Logger
+}
+
+type toolOption func(*toolConfig)
+
+func (f toolOption) applyTool(c *toolConfig) { f(c) }
+
+type registryOption func(*registryConfig)
+
+func (f registryOption) applyRegistry(c *registryConfig) { f(c) }
+
+type sharedOption struct {
+	tool func(*toolConfig)
+	reg  func(*registryConfig)
+}
+
+func (o sharedOption) applyTool(c *toolConfig)         { o.tool(c) }
+func (o sharedOption) applyRegistry(c *registryConfig) { o.reg(c) }
+
+// Description sets the tool's description: what it does, when to use it, and
+// what it returns. The default is empty; clients and models rely on it, so
+// give every tool one.
+func Description(text string) Option {
+	return toolOption(func(c *toolConfig) { c.description = text })
+}
+
+// Title sets the tool's human-readable title, overriding the title= of the
+// argument type's `mcp` tag.
+func Title(title string) Option {
+	return toolOption(func(c *toolConfig) { c.title = title })
+}
+
+// ReadOnly sets readOnlyHint, overriding the `mcp` tag. Default false.
+func ReadOnly(v bool) Option {
+	return toolOption(func(c *toolConfig) { c.hints.ReadOnly = &v })
+}
+
+// Destructive sets destructiveHint, overriding the `mcp` tag. Default true
+// (meaningful only when the tool is not read-only).
+func Destructive(v bool) Option {
+	return toolOption(func(c *toolConfig) { c.hints.Destructive = &v })
+}
+
+// Idempotent sets idempotentHint, overriding the `mcp` tag. Default false
+// (meaningful only when the tool is not read-only).
+func Idempotent(v bool) Option {
+	return toolOption(func(c *toolConfig) { c.hints.Idempotent = &v })
+}
+
+// OpenWorld sets openWorldHint, overriding the `mcp` tag. Default true.
+func OpenWorld(v bool) Option {
+	return toolOption(func(c *toolConfig) { c.hints.OpenWorld = &v })
+}
+
+// KeepDefs keeps every named struct type of the schemas in "$defs", referred
+// to by "$ref", instead of inlining it. By default only recursive types use
+// $defs. On a registry it is the default for every tool.
+func KeepDefs() SharedOption {
+	return sharedOption{
+		tool: func(c *toolConfig) { t := true; c.keepDefs = &t },
+		reg:  func(c *registryConfig) { c.keepDefs = true },
+	}
+}
+
+// DeclareDialect adds "$schema" (JSON Schema 2020-12) to the tool's schemas.
+// By default it is left out: MCP clients assume 2020-12. On a registry it is
+// the default for every tool.
+func DeclareDialect() SharedOption {
+	return sharedOption{
+		tool: func(c *toolConfig) { t := true; c.dialect = &t },
+		reg:  func(c *registryConfig) { c.dialect = true },
+	}
+}
+
+// NoOutputSchema leaves out the output schema and structuredContent, for tools
+// whose results are better read as text. A result that is not content is
+// then sent as its JSON in a text block.
+func NoOutputSchema() Option {
+	return toolOption(func(c *toolConfig) { c.noOutputSchema = true })
+}
+
+// Logger sets the logger the registry reports internal errors and panics to
+// (with the reference ID the model sees). The default is slog.Default().
+func Logger(l *slog.Logger) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.logger = l })
+}

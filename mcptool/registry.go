@@ -1,0 +1,193 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Registry holds a set of tools. Its methods are safe for concurrent use:
+// tools may be added and removed while calls are running. Calls see a
+// consistent snapshot of the tool set.
+type Registry struct {
+	cfg registryConfig
+
+	mu      sync.Mutex // serializes writers
+	state   atomic.Pointer[toolSet]
+	subs    map[uint64]func(added []*tool, removed []string)
+	nextSub uint64
+}
+
+// toolSet is an immutable snapshot of a registry's tools.
+type toolSet struct {
+	byName map[string]*tool
+	sorted []*tool
+}
+
+var emptySet = &toolSet{byName: map[string]*tool{}}
+
+// NewRegistry returns an empty registry.
+func NewRegistry(opts ...RegistryOption) *Registry {
+	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
+	for _, o := range opts {
+		o.applyRegistry(&r.cfg)
+	}
+	if r.cfg.logger == nil {
+		r.cfg.logger = slog.Default()
+	}
+	r.state.Store(emptySet)
+	return r
+}
+
+var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// CheckName reports whether name is a valid MCP tool name: 1 to 128
+// characters of A-Z, a-z, 0-9, underscore, hyphen and dot.
+func CheckName(name string) error {
+	if !nameRe.MatchString(name) {
+		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z a-z 0-9 _ - .")}
+	}
+	return nil
+}
+
+// Add registers fn as the tool name. fn has one of the shapes
+//
+//	func(ctx context.Context, in In) (Out, error)
+//	func(ctx context.Context, in In) error
+//	func(ctx context.Context) (Out, error)
+//	func(ctx context.Context) error
+//
+// or any of these without ctx, where In is a struct (or a pointer to one).
+// Add derives the tool's schemas and annotations, compiles its plan, and
+// fails with an [*Error] wrapping a [*DefinitionError] when fn, a type or a
+// tag cannot become a tool. It is safe to call concurrently with [Registry.Call].
+func (r *Registry) Add(name string, fn any, opts ...Option) error {
+	t, err := r.newReflectTool(name, fn, opts)
+	if err != nil {
+		return err
+	}
+	return r.insert(t)
+}
+
+func (r *Registry) insert(t *tool) error {
+	r.mu.Lock()
+	old := r.state.Load()
+	if _, dup := old.byName[t.name]; dup {
+		r.mu.Unlock()
+		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("a tool with this name is already registered")}
+	}
+	next := &toolSet{byName: make(map[string]*tool, len(old.byName)+1)}
+	for k, v := range old.byName {
+		next.byName[k] = v
+	}
+	next.byName[t.name] = t
+	i, _ := slices.BinarySearchFunc(old.sorted, t.name, func(x *tool, n string) int { return strings.Compare(x.name, n) })
+	next.sorted = slices.Insert(slices.Clone(old.sorted), i, t)
+	r.state.Store(next)
+	subs := r.snapshotSubs()
+	r.mu.Unlock()
+	for _, s := range subs {
+		s([]*tool{t}, nil)
+	}
+	return nil
+}
+
+// Remove unregisters the named tools. Unknown names are ignored.
+func (r *Registry) Remove(names ...string) {
+	r.mu.Lock()
+	old := r.state.Load()
+	var removed []string
+	for _, n := range names {
+		if _, ok := old.byName[n]; ok && !slices.Contains(removed, n) {
+			removed = append(removed, n)
+		}
+	}
+	if len(removed) == 0 {
+		r.mu.Unlock()
+		return
+	}
+	next := &toolSet{byName: make(map[string]*tool, len(old.byName))}
+	for k, v := range old.byName {
+		if !slices.Contains(removed, k) {
+			next.byName[k] = v
+		}
+	}
+	for _, t := range old.sorted {
+		if !slices.Contains(removed, t.name) {
+			next.sorted = append(next.sorted, t)
+		}
+	}
+	r.state.Store(next)
+	subs := r.snapshotSubs()
+	r.mu.Unlock()
+	for _, s := range subs {
+		s(nil, removed)
+	}
+}
+
+func (r *Registry) snapshotSubs() []func([]*tool, []string) {
+	out := make([]func([]*tool, []string), 0, len(r.subs))
+	for _, s := range r.subs {
+		out = append(out, s)
+	}
+	return out
+}
+
+// subscribe calls fn after every change, and returns a function that stops it.
+// It also returns the tool set at the time of subscription.
+func (r *Registry) subscribe(fn func(added []*tool, removed []string)) (*toolSet, func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	id := r.nextSub
+	r.nextSub++
+	r.subs[id] = fn
+	return r.state.Load(), func() {
+		r.mu.Lock()
+		delete(r.subs, id)
+		r.mu.Unlock()
+	}
+}
+
+// Tools returns the registered tools' definitions, sorted by name. The
+// definitions are shared: do not modify them.
+func (r *Registry) Tools() []*mcp.Tool {
+	s := r.state.Load()
+	out := make([]*mcp.Tool, len(s.sorted))
+	for i, t := range s.sorted {
+		out[i] = t.def
+	}
+	return out
+}
+
+// Tool returns the definition of the named tool.
+func (r *Registry) Tool(name string) (*mcp.Tool, bool) {
+	t, ok := r.state.Load().byName[name]
+	if !ok {
+		return nil, false
+	}
+	return t.def, true
+}
+
+// Len returns the number of registered tools.
+func (r *Registry) Len() int { return len(r.state.Load().sorted) }
+
+// Call calls the named tool with raw JSON arguments (nil or empty means
+// none). The error is non-nil only for protocol errors: an unknown tool
+// ([CodeUnknownTool]) or arguments that are not JSON
+// ([CodeMalformedArguments]). Invalid arguments, errors returned by the
+// tool, and panics are results with IsError set.
+func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	t, ok := r.state.Load().byName[name]
+	if !ok {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
+	}
+	return r.run(ctx, t, &Call{Name: name, Arguments: args})
+}

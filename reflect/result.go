@@ -1,0 +1,230 @@
+package mcpreflect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"reflect"
+	"sync"
+
+	"github.com/invopop/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type outKind int
+
+const (
+	outNone       outKind = iota // the function returns only error
+	outText                      // string: one text block
+	outResult                    // *mcp.CallToolResult: as is
+	outContent                   // an mcp.Content: one block
+	outContents                  // []mcp.Content (or a slice of one content type): those blocks
+	outImage                     // image.Image: a PNG image block
+	outDynamic                   // an interface: decided per value
+	outStructured                // anything else: structuredContent plus its JSON as text
+)
+
+var (
+	callToolResultType = reflect.TypeFor[*mcp.CallToolResult]()
+	contentType        = reflect.TypeFor[mcp.Content]()
+	imageType          = reflect.TypeFor[image.Image]()
+)
+
+// Output is the compiled form of a tool's result type.
+type Output struct {
+	// Type is the function's result type, nil when it returns only error.
+	Type reflect.Type
+	// Schema is the tool's output schema, nil when the result is not
+	// structured. Do not modify it.
+	Schema *jsonschema.Schema
+	// SchemaJSON is Schema, marshaled once.
+	SchemaJSON json.RawMessage
+	// Wrapped reports that the result is not a JSON object, so it is sent as
+	// {"result": value} (clients of the 2025-11-25 revision require an object).
+	Wrapped bool
+
+	kind outKind
+}
+
+// ErrNilResult is returned by [Output.Result] for a nil pointer result.
+var ErrNilResult = errors.New("the tool returned a nil result and no error")
+
+var outputs sync.Map // planKey → *Output
+
+// OutputFor compiles result type t (nil for none), caching the result by type.
+func OutputFor(t reflect.Type, opts Options) (*Output, error) {
+	key := planKey{t, opts.KeepDefs, opts.DeclareDialect}
+	if opts.Comments == nil {
+		if o, ok := outputs.Load(key); ok {
+			return o.(*Output), nil
+		}
+	}
+	o, err := buildOutput(t, opts)
+	if err != nil || opts.Comments != nil {
+		return o, err
+	}
+	actual, _ := outputs.LoadOrStore(key, o)
+	return actual.(*Output), nil
+}
+
+func buildOutput(t reflect.Type, opts Options) (*Output, error) {
+	o := &Output{Type: t}
+	switch {
+	case t == nil:
+		o.kind = outNone
+	case t.Kind() == reflect.String:
+		o.kind = outText
+	case t == callToolResultType:
+		o.kind = outResult
+	case t.Implements(contentType):
+		o.kind = outContent
+	case t.Kind() == reflect.Slice && t.Elem().Implements(contentType):
+		o.kind = outContents
+	case t.Implements(imageType):
+		o.kind = outImage
+	case t.Kind() == reflect.Interface:
+		o.kind = outDynamic
+	default:
+		o.kind = outStructured
+		b := newBuilder(baseType(t), opts, true)
+		s, err := b.schemaFor(t)
+		if err != nil {
+			return nil, err
+		}
+		if s.Ref != "" {
+			// A recursive root: inline its template.
+			s = cloneSchema(b.structs[baseType(t)].schema)
+		}
+		if valueKind(s) != "object" || (s.Properties == nil && s.AdditionalProperties == nil && s.Ref == "") {
+			if valueKind(s) != "object" {
+				o.Wrapped = true
+				s = &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"result"}, AdditionalProperties: jsonschema.FalseSchema}
+				inner := b.lastRootSchema(t)
+				s.Properties.Set("result", inner)
+			}
+		}
+		o.Schema = b.finish(s)
+		if o.SchemaJSON, err = json.Marshal(o.Schema); err != nil {
+			return nil, fmt.Errorf("mcpreflect: marshal output schema of %s: %w", t, err)
+		}
+	}
+	return o, nil
+}
+
+// lastRootSchema derives the schema of t again, for wrapping.
+func (b *builder) lastRootSchema(t reflect.Type) *jsonschema.Schema {
+	s, _ := b.schemaFor(t)
+	return s
+}
+
+// Structured reports whether results carry structuredContent.
+func (o *Output) Structured() bool { return o.kind == outStructured }
+
+// Result turns a function's result into a tool result.
+func (o *Output) Result(v any) (*mcp.CallToolResult, error) {
+	switch o.kind {
+	case outNone:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+	case outStructured:
+		return o.structured(v)
+	}
+	return contentResult(v)
+}
+
+// contentResult maps a value to content by its dynamic type.
+func contentResult(v any) (*mcp.CallToolResult, error) {
+	switch x := v.(type) {
+	case nil:
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+	case *mcp.CallToolResult:
+		if x == nil {
+			return nil, ErrNilResult
+		}
+		if x.Content == nil {
+			x.Content = []mcp.Content{}
+		}
+		return x, nil
+	case mcp.Content:
+		if isNilPointer(x) {
+			return nil, ErrNilResult
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{x}}, nil
+	case []mcp.Content:
+		if x == nil {
+			x = []mcp.Content{}
+		}
+		return &mcp.CallToolResult{Content: x}, nil
+	case image.Image:
+		c, err := PNG(x)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{c}}, nil
+	}
+	rv := reflect.ValueOf(v)
+	switch {
+	case rv.Kind() == reflect.String:
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: rv.String()}}}, nil
+	case rv.Kind() == reflect.Slice && rv.Type().Elem().Implements(contentType):
+		out := make([]mcp.Content, rv.Len())
+		for i := range out {
+			out[i] = rv.Index(i).Interface().(mcp.Content)
+		}
+		return &mcp.CallToolResult{Content: out}, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+	if len(b) > 0 && b[0] == '{' {
+		res.StructuredContent = json.RawMessage(b)
+	}
+	return res, nil
+}
+
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
+		return nil, ErrNilResult
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if string(b) == "null" {
+		switch rv.Kind() {
+		case reflect.Slice:
+			b = []byte("[]")
+		case reflect.Map:
+			b = []byte("{}")
+		}
+	}
+	if o.Wrapped {
+		w := make([]byte, 0, len(b)+11)
+		w = append(w, `{"result":`...)
+		w = append(w, b...)
+		b = append(w, '}')
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
+
+// PNG encodes an image as a PNG image content block.
+func PNG(img image.Image) (*mcp.ImageContent, error) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("encode PNG: %w", err)
+	}
+	return &mcp.ImageContent{Data: buf.Bytes(), MIMEType: "image/png"}, nil
+}

@@ -1,0 +1,959 @@
+package mcpreflect
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Options change how schemas are derived. The zero value is the default:
+// every $ref inlined (only recursive types keep $defs), no "$schema" keyword.
+type Options struct {
+	// KeepDefs keeps every named struct type in "$defs" and refers to it with
+	// "$ref" instead of inlining it.
+	KeepDefs bool
+	// DeclareDialect adds "$schema": "https://json-schema.org/draft/2020-12/schema"
+	// to the root of the schema.
+	DeclareDialect bool
+	// Comments, when set, supplies doc comments: Comments(t, "") for a type,
+	// Comments(t, "Field") for a field. A tag always wins over a comment.
+	Comments func(t reflect.Type, field string) string
+}
+
+// Dialect is the JSON Schema dialect mcpgen produces.
+const Dialect = "https://json-schema.org/draft/2020-12/schema"
+
+var (
+	timeType        = reflect.TypeFor[time.Time]()
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+	bytesType       = reflect.TypeFor[[]byte]()
+	jsonSchemaer    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
+	schemaExtender  = reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// builder derives schemas for one root type.
+type builder struct {
+	opts    Options
+	output  bool // deriving an output schema: validate tags are not enforced, `any` is allowed
+	root    reflect.Type
+	structs map[reflect.Type]*structInfo
+	stack   []reflect.Type
+	defs    map[string]*jsonschema.Schema
+	defName map[reflect.Type]string
+	names   map[string]reflect.Type
+}
+
+func newBuilder(root reflect.Type, opts Options, output bool) *builder {
+	return &builder{
+		opts: opts, output: output, root: root,
+		structs: map[reflect.Type]*structInfo{},
+		defs:    map[string]*jsonschema.Schema{},
+		defName: map[reflect.Type]string{},
+		names:   map[string]reflect.Type{},
+	}
+}
+
+// structInfo is one struct type's schema template and fields.
+type structInfo struct {
+	t         reflect.Type
+	schema    *jsonschema.Schema
+	fields    []*fieldInfo
+	recursive bool
+	meta      *metaField // the `_ struct{}` field with an mcp tag, if any
+	dec       *structDec // compiled lazily
+}
+
+// fieldInfo is one JSON property of a struct.
+type fieldInfo struct {
+	name      string // JSON name
+	goName    string // Go field path, for errors
+	typ       reflect.Type
+	index     []int
+	required  bool
+	schema    *jsonschema.Schema // the property's schema (inside the struct template)
+	validate  []vlevel           // validator levels
+	residual  string             // validator tag for rules JSON Schema cannot say
+	cross     []crossRule
+	tags      string // the field's tags as written, for errors
+	defaultOK bool   // schema carries a default
+}
+
+type crossRule struct {
+	rule  string // eqfield, ...
+	other string // Go name of the sibling field
+	raw   string
+}
+
+type metaField struct {
+	tag string
+}
+
+func (b *builder) typeErr(t reflect.Type, field, tag, format string, args ...any) *DefinitionError {
+	return &DefinitionError{Type: typeString(b.rootOr(t)), Field: field, Tag: tag, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (b *builder) rootOr(t reflect.Type) reflect.Type {
+	if t != nil {
+		return t
+	}
+	return b.root
+}
+
+func typeString(t reflect.Type) string {
+	if t == nil {
+		return "<nil>"
+	}
+	return t.String()
+}
+
+// schemaFor returns a fresh schema for a value of type t. For struct types it
+// is a copy of the struct's template, or a $ref when the type is recursive or
+// Options.KeepDefs is set.
+func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
+	if s, ok, err := b.custom(t); ok || err != nil {
+		return s, err
+	}
+	switch {
+	case t == timeType:
+		return &jsonschema.Schema{Type: "string", Format: "date-time"}, nil
+	case t == rawMessageType:
+		return &jsonschema.Schema{}, nil
+	case t == bytesType:
+		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}, nil
+	}
+	if t.Kind() != reflect.Pointer && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler)) {
+		if b.output {
+			if reflect.PointerTo(t).Implements(textUnmarshaler) {
+				return &jsonschema.Schema{Type: "string"}, nil
+			}
+			return &jsonschema.Schema{}, nil
+		}
+		return nil, &DefinitionError{Type: typeString(t), Msg: "implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method", Err: ErrUnsupported}
+	}
+	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textUnmarshaler) {
+		return &jsonschema.Schema{Type: "string"}, nil
+	}
+	var s *jsonschema.Schema
+	switch t.Kind() {
+	case reflect.Pointer:
+		return b.schemaFor(t.Elem())
+	case reflect.Struct:
+		return b.structSchema(t)
+	case reflect.Slice, reflect.Array:
+		items, err := b.schemaFor(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		s = &jsonschema.Schema{Type: "array", Items: items}
+		if t.Kind() == reflect.Array {
+			n := uint64(t.Len())
+			s.MinItems, s.MaxItems = &n, &n
+		}
+	case reflect.Map:
+		vs, err := b.schemaFor(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		s = &jsonschema.Schema{Type: "object", AdditionalProperties: vs}
+		switch k := t.Key(); {
+		case k.Kind() == reflect.String:
+		case isIntKind(k.Kind()):
+			s.PropertyNames = &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+$`}
+		case isUintKind(k.Kind()):
+			s.PropertyNames = &jsonschema.Schema{Type: "string", Pattern: `^[0-9]+$`}
+		default:
+			return nil, &DefinitionError{Type: typeString(t), Msg: "map keys must be strings or integers (JSON object keys are strings)", Err: ErrUnsupported}
+		}
+	case reflect.Interface:
+		if b.output {
+			return &jsonschema.Schema{}, nil
+		}
+		// An interface field needs a type from its tag; fieldSchema reports
+		// the error with the field's name when none is given.
+		return &jsonschema.Schema{}, nil
+	case reflect.Bool:
+		s = &jsonschema.Schema{Type: "boolean"}
+	case reflect.String:
+		s = &jsonschema.Schema{Type: "string"}
+	case reflect.Float32, reflect.Float64:
+		s = &jsonschema.Schema{Type: "number"}
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		s = &jsonschema.Schema{Type: "integer"}
+		if isUintKind(t.Kind()) {
+			s.Minimum = "0"
+		}
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Uint8, reflect.Uint16, reflect.Uint32:
+		s = &jsonschema.Schema{Type: "integer"}
+		lo, hi := intBounds(t.Kind())
+		s.Minimum, s.Maximum = json.Number(fmt.Sprint(lo)), json.Number(fmt.Sprint(hi))
+	default:
+		return nil, &DefinitionError{Type: typeString(t), Msg: fmt.Sprintf("a %s cannot be sent as JSON", t.Kind()), Err: ErrUnsupported}
+	}
+	b.extend(t, s)
+	return s, nil
+}
+
+// custom returns the schema a type's JSONSchema method gives, if it has one.
+func (b *builder) custom(t reflect.Type) (*jsonschema.Schema, bool, error) {
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return nil, false, nil
+	}
+	var v reflect.Value
+	switch {
+	case t.Implements(jsonSchemaer):
+		v = reflect.Zero(t)
+	case reflect.PointerTo(t).Implements(jsonSchemaer):
+		v = reflect.New(t)
+	default:
+		return nil, false, nil
+	}
+	s := v.Interface().(interface{ JSONSchema() *jsonschema.Schema }).JSONSchema()
+	if s == nil {
+		return nil, true, &DefinitionError{Type: typeString(t), Msg: "JSONSchema() returned nil"}
+	}
+	s = cloneSchema(s)
+	if err := noBooleanSchemas(s); err != nil {
+		return nil, true, &DefinitionError{Type: typeString(t), Msg: "JSONSchema(): " + err.Error()}
+	}
+	return s, true, nil
+}
+
+func (b *builder) extend(t reflect.Type, s *jsonschema.Schema) {
+	switch {
+	case t.Implements(schemaExtender):
+		reflect.Zero(t).Interface().(interface{ JSONSchemaExtend(*jsonschema.Schema) }).JSONSchemaExtend(s)
+	case reflect.PointerTo(t).Implements(schemaExtender):
+		reflect.New(t).Interface().(interface{ JSONSchemaExtend(*jsonschema.Schema) }).JSONSchemaExtend(s)
+	}
+}
+
+func (b *builder) structSchema(t reflect.Type) (*jsonschema.Schema, error) {
+	for _, s := range b.stack {
+		if s == t {
+			info := b.structs[t]
+			info.recursive = true
+			return &jsonschema.Schema{Ref: "#/$defs/" + b.nameOf(t)}, nil
+		}
+	}
+	info, ok := b.structs[t]
+	if !ok {
+		var err error
+		if info, err = b.buildStruct(t); err != nil {
+			return nil, err
+		}
+	}
+	if t != b.root && (info.recursive || b.opts.KeepDefs) {
+		b.defs[b.nameOf(t)] = info.schema
+		return &jsonschema.Schema{Ref: "#/$defs/" + b.nameOf(t)}, nil
+	}
+	if t == b.root {
+		return info.schema, nil
+	}
+	return cloneSchema(info.schema), nil
+}
+
+var defNameRe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// nameOf gives t a unique name in $defs.
+func (b *builder) nameOf(t reflect.Type) string {
+	if n, ok := b.defName[t]; ok {
+		return n
+	}
+	base := defNameRe.ReplaceAllString(t.Name(), "_")
+	if base == "" {
+		base = "T"
+	}
+	n := base
+	if other, taken := b.names[n]; taken && other != t {
+		pkg := t.PkgPath()
+		pkg = pkg[strings.LastIndex(pkg, "/")+1:]
+		n = defNameRe.ReplaceAllString(pkg, "_") + "." + base
+		for i := 2; b.names[n] != nil; i++ {
+			n = fmt.Sprintf("%s.%s%d", pkg, base, i)
+		}
+	}
+	b.names[n] = t
+	b.defName[t] = n
+	return n
+}
+
+func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
+	info := &structInfo{t: t}
+	b.structs[t] = info
+	b.stack = append(b.stack, t)
+	defer func() { b.stack = b.stack[:len(b.stack)-1] }()
+
+	fields, meta, err := b.collectFields(t)
+	if err != nil {
+		return nil, err
+	}
+	info.meta = meta
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
+	if b.opts.Comments != nil {
+		s.Description = b.opts.Comments(t, "")
+	}
+	for _, f := range fields {
+		if err := b.fieldSchema(t, f); err != nil {
+			return nil, err
+		}
+		s.Properties.Set(f.name, f.schema)
+		if f.required {
+			s.Required = append(s.Required, f.name)
+		}
+	}
+	s.AdditionalProperties = jsonschema.FalseSchema
+	info.fields = fields
+	info.schema = s
+	b.extend(t, s)
+	return info, nil
+}
+
+// collectFields lists the JSON properties of struct t in the order
+// encoding/json marshals them, promoting the fields of embedded structs. Two
+// fields with one name at the same depth are an error (encoding/json would
+// silently drop both).
+func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error) {
+	type cand struct {
+		f      *fieldInfo
+		depth  int
+		tagged bool
+	}
+	var cands []cand
+	var meta *metaField
+	var walk func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error
+	walk = func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error {
+		if visited[st] {
+			return nil
+		}
+		visited[st] = true
+		defer delete(visited, st)
+		for i := 0; i < st.NumField(); i++ {
+			sf := st.Field(i)
+			goName := prefix + sf.Name
+			if sf.Name == "_" {
+				if tag, ok := sf.Tag.Lookup("mcp"); ok {
+					if depth > 0 || st != t {
+						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "tool metadata belongs on the argument type itself, not on an embedded struct"}
+					}
+					if meta != nil {
+						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "only one _ field may carry an mcp tag"}
+					}
+					meta = &metaField{tag: tag}
+				}
+				continue
+			}
+			jt, err := parseJSONTag(sf)
+			if err != nil {
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", sf.Tag.Get("json")), Msg: err.Error()}
+			}
+			if jt.skip {
+				continue
+			}
+			if _, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", sf.Tag.Get("mcp")), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
+			}
+			idx := append(append([]int(nil), index...), i)
+			ft := sf.Type
+			if sf.Anonymous && (jt.name == "" || jt.inline) {
+				et := ft
+				if et.Kind() == reflect.Pointer {
+					et = et.Elem()
+				}
+				if et.Kind() == reflect.Struct && !isSpecialStruct(et) {
+					if err := walk(et, idx, depth+1, goName+".", visited); err != nil {
+						return err
+					}
+					continue
+				}
+				if !sf.IsExported() {
+					continue
+				}
+			} else if !sf.IsExported() {
+				continue
+			}
+			if jt.asString {
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", sf.Tag.Get("json")), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
+			}
+			name := jt.name
+			if name == "" {
+				name = sf.Name
+			}
+			fi := &fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag)}
+			fi.required = !jt.omitempty && !jt.omitzero
+			cands = append(cands, cand{fi, depth, jt.name != ""})
+			_ = jt
+		}
+		return nil
+	}
+	if err := walk(t, nil, 0, "", map[reflect.Type]bool{}); err != nil {
+		return nil, nil, err
+	}
+	// Resolve names: shallowest wins, then tagged; a tie is an error.
+	byName := map[string][]cand{}
+	var order []string
+	for _, c := range cands {
+		if _, ok := byName[c.f.name]; !ok {
+			order = append(order, c.f.name)
+		}
+		byName[c.f.name] = append(byName[c.f.name], c)
+	}
+	var out []*fieldInfo
+	for _, n := range order {
+		cs := byName[n]
+		best := cs[0]
+		tie := false
+		for _, c := range cs[1:] {
+			switch {
+			case c.depth < best.depth || (c.depth == best.depth && c.tagged && !best.tagged):
+				best, tie = c, false
+			case c.depth == best.depth && c.tagged == best.tagged:
+				tie = true
+			}
+		}
+		if tie {
+			var names []string
+			for _, c := range cs {
+				names = append(names, c.f.goName)
+			}
+			return nil, nil, &DefinitionError{Type: typeString(t), Field: best.f.goName, Msg: fmt.Sprintf("JSON name %q is used by %s at the same depth; encoding/json would drop them all: rename one with a json tag", n, strings.Join(names, " and "))}
+		}
+		out = append(out, best.f)
+	}
+	return out, meta, nil
+}
+
+func isSpecialStruct(t reflect.Type) bool {
+	return t == timeType || t.Implements(jsonSchemaer) || reflect.PointerTo(t).Implements(jsonSchemaer) ||
+		reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)
+}
+
+// fieldSchema derives one property's schema: the type's schema, then the
+// jsonschema tag, then the validate rules JSON Schema can express.
+func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
+	sf := fieldByIndex(owner, f.index)
+	s, err := b.schemaFor(f.typ)
+	if err != nil {
+		if de, ok := err.(*DefinitionError); ok && de.Field == "" {
+			de.Msg = fmt.Sprintf("field type %s: %s", de.Type, de.Msg)
+			de.Type, de.Field = typeString(owner), f.goName
+			return de
+		}
+		return err
+	}
+	f.schema = s
+	fail := func(tagKey, msg string, args ...any) error {
+		tag := ""
+		if tagKey != "" {
+			tag = fmt.Sprintf("%s:%q", tagKey, sf.Tag.Get(tagKey))
+		}
+		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
+	}
+	if b.opts.Comments != nil {
+		if c := b.opts.Comments(owner, f.goName); c != "" {
+			s.Description = c
+		}
+	}
+	if d, ok := sf.Tag.Lookup("jsonschema_description"); ok {
+		s.Description = d
+	}
+	items, err := parseSchemaTag(sf.Tag.Get("jsonschema"))
+	if err != nil {
+		return fail("jsonschema", "%s", err)
+	}
+	setBy := map[string]bool{}
+	for _, it := range items {
+		if it.key == "required" {
+			if it.hasVal {
+				return fail("jsonschema", "required takes no value")
+			}
+			f.required = true
+			continue
+		}
+		if err := applyKeyword(s, f.typ, it, b.output); err != nil {
+			return fail("jsonschema", "%s", err)
+		}
+		setBy[it.key] = true
+	}
+	if extras, ok := sf.Tag.Lookup("jsonschema_extras"); ok {
+		for _, part := range splitUnescapedCommas(extras) {
+			k, v, has := strings.Cut(part, "=")
+			if !has || k == "" {
+				return fail("jsonschema_extras", "item %q is not key=value", part)
+			}
+			if !strings.HasPrefix(k, "x-") {
+				return fail("jsonschema_extras", "extra keyword %q must start with x- (known keywords go in the jsonschema tag)", k)
+			}
+			if s.Extras == nil {
+				s.Extras = map[string]any{}
+			}
+			s.Extras[k] = v
+		}
+	}
+	if baseType(f.typ).Kind() == reflect.Interface && f.typ != rawMessageType && s.Type == "" && !b.output {
+		return fail("", "an interface field has no schema: give it jsonschema:\"type=...\", or use json.RawMessage for any JSON value")
+	}
+	if b.output {
+		if canBeNull(f.typ) && !f.required {
+			// omitted when nil: nothing to say
+		} else if canBeNull(f.typ) && s.Ref == "" && s.Type != "" {
+			s.Extras = withExtra(s.Extras, "type", []string{s.Type, "null"})
+			s.Type = ""
+		}
+		return nil
+	}
+	// validate tag
+	vraw, hasV := sf.Tag.Lookup("validate")
+	if hasV {
+		levels, err := parseValidateTag(vraw)
+		if err != nil {
+			return fail("validate", "%s", err)
+		}
+		f.validate = levels
+		if err := b.mirror(owner, f, sf, setBy); err != nil {
+			return err
+		}
+	}
+	if s.Default != nil {
+		if f.required {
+			return fail("jsonschema", "a default on a required property never applies: make it optional (omitempty)")
+		}
+		f.defaultOK = true
+	}
+	return nil
+}
+
+func withExtra(m map[string]any, k string, v any) map[string]any {
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[k] = v
+	return m
+}
+
+func canBeNull(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return t != rawMessageType
+	}
+	return false
+}
+
+func fieldByIndex(t reflect.Type, index []int) reflect.StructField {
+	var sf reflect.StructField
+	for i, x := range index {
+		if i > 0 && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		sf = t.Field(x)
+		t = sf.Type
+	}
+	return sf
+}
+
+func baseType(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// valueKind is the JSON kind a schema node describes.
+func valueKind(s *jsonschema.Schema) string {
+	if s.Ref != "" {
+		return "object"
+	}
+	return s.Type
+}
+
+// applyKeyword applies one jsonschema tag item to a property schema.
+func applyKeyword(s *jsonschema.Schema, t reflect.Type, it schemaItem, output bool) error {
+	kind := valueKind(s)
+	need := func() error {
+		if !it.hasVal || it.val == "" {
+			return fmt.Errorf("%s needs a value (%s=...)", it.key, it.key)
+		}
+		return nil
+	}
+	switch it.key {
+	case "title":
+		if err := need(); err != nil {
+			return err
+		}
+		s.Title = it.val
+	case "description":
+		if err := need(); err != nil {
+			return err
+		}
+		s.Description = it.val
+	case "type":
+		if err := need(); err != nil {
+			return err
+		}
+		if baseType(t).Kind() != reflect.Interface {
+			return fmt.Errorf("type is derived from the Go type %s; type= is only for interface fields", t)
+		}
+		switch it.val {
+		case "string", "integer", "number", "boolean", "array", "object":
+		default:
+			return fmt.Errorf("type=%s: not a JSON Schema type", it.val)
+		}
+		s.Type = it.val
+	case "deprecated", "readOnly", "writeOnly":
+		v := true
+		if it.hasVal {
+			switch it.val {
+			case "true":
+			case "false":
+				v = false
+			default:
+				return fmt.Errorf("%s=%s: value must be true or false", it.key, it.val)
+			}
+		}
+		switch it.key {
+		case "deprecated":
+			s.Deprecated = v
+		case "readOnly":
+			s.ReadOnly = v
+		case "writeOnly":
+			s.WriteOnly = v
+		}
+	case "enum", "const", "default", "example":
+		if err := need(); err != nil && it.key != "default" && it.key != "example" {
+			return err
+		}
+		target := s
+		vk := kind
+		if kind == "array" && it.key != "default" && it.key != "example" {
+			target = s.Items
+			vk = valueKind(target)
+		}
+		if kind == "array" {
+			vk = valueKind(s.Items)
+		}
+		v, err := parseTyped(it.val, vk)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", it.key, it.val, err)
+		}
+		switch it.key {
+		case "enum":
+			target.Enum = append(target.Enum, v)
+		case "const":
+			if target.Const != nil {
+				return fmt.Errorf("const given twice")
+			}
+			target.Const = v
+		case "default":
+			if kind == "array" {
+				arr, _ := s.Default.([]any)
+				s.Default = append(arr, v)
+			} else {
+				if s.Default != nil {
+					return fmt.Errorf("default given twice")
+				}
+				s.Default = v
+			}
+		case "example":
+			s.Examples = append(s.Examples, v)
+		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		if kind != "integer" && kind != "number" {
+			return fmt.Errorf("%s applies to numbers, and this property is %s", it.key, describeKind(kind))
+		}
+		if err := need(); err != nil {
+			return err
+		}
+		n, err := parseNumber(it.val)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", it.key, it.val, err)
+		}
+		switch it.key {
+		case "minimum":
+			s.Minimum = n
+		case "maximum":
+			s.Maximum = n
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = n
+		case "exclusiveMaximum":
+			s.ExclusiveMaximum = n
+		case "multipleOf":
+			if f, _ := n.Float64(); f <= 0 {
+				return fmt.Errorf("multipleOf must be greater than 0")
+			}
+			s.MultipleOf = n
+		}
+	case "minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType":
+		target := s
+		if kind == "array" && (it.key == "pattern" || it.key == "format") {
+			target = s.Items
+		}
+		if valueKind(target) != "string" {
+			return fmt.Errorf("%s applies to strings, and this property is %s", it.key, describeKind(kind))
+		}
+		if err := need(); err != nil {
+			return err
+		}
+		switch it.key {
+		case "minLength", "maxLength":
+			n, err := parseCount(it.val)
+			if err != nil {
+				return fmt.Errorf("%s=%s: %w", it.key, it.val, err)
+			}
+			if it.key == "minLength" {
+				target.MinLength = &n
+			} else {
+				target.MaxLength = &n
+			}
+		case "pattern":
+			if _, err := regexp.Compile(it.val); err != nil {
+				return fmt.Errorf("pattern=%s: %w", it.val, err)
+			}
+			target.Pattern = it.val
+		case "format":
+			if _, ok := formats[it.val]; !ok {
+				return fmt.Errorf("format=%s: unknown format (known: %s)", it.val, strings.Join(formatNames(), ", "))
+			}
+			target.Format = it.val
+		case "contentEncoding":
+			target.ContentEncoding = it.val
+		case "contentMediaType":
+			target.ContentMediaType = it.val
+		}
+	case "minItems", "maxItems", "uniqueItems":
+		if kind != "array" {
+			return fmt.Errorf("%s applies to arrays, and this property is %s", it.key, describeKind(kind))
+		}
+		if it.key == "uniqueItems" {
+			if it.hasVal && it.val != "true" {
+				return fmt.Errorf("uniqueItems takes no value")
+			}
+			s.UniqueItems = true
+			return nil
+		}
+		if err := need(); err != nil {
+			return err
+		}
+		n, err := parseCount(it.val)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", it.key, it.val, err)
+		}
+		if it.key == "minItems" {
+			s.MinItems = &n
+		} else {
+			s.MaxItems = &n
+		}
+	case "minProperties", "maxProperties":
+		if kind != "object" || s.Properties != nil || s.Ref != "" {
+			return fmt.Errorf("%s applies to maps, and this property is %s", it.key, describeKind(kind))
+		}
+		if err := need(); err != nil {
+			return err
+		}
+		n, err := parseCount(it.val)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", it.key, it.val, err)
+		}
+		if it.key == "minProperties" {
+			s.MinProperties = &n
+		} else {
+			s.MaxProperties = &n
+		}
+	}
+	return nil
+}
+
+func describeKind(k string) string {
+	switch k {
+	case "":
+		return "untyped"
+	case "integer", "array", "object":
+		return "an " + k
+	}
+	return "a " + k
+}
+
+// parseTyped parses a tag value as a JSON value of the given kind.
+func parseTyped(v, kind string) (any, error) {
+	switch kind {
+	case "string":
+		return v, nil
+	case "integer":
+		n, err := parseNumber(v)
+		if err != nil {
+			return nil, err
+		}
+		if i, err := n.Int64(); err == nil {
+			return i, nil
+		}
+		return nil, fmt.Errorf("not an integer")
+	case "number":
+		n, err := parseNumber(v)
+		if err != nil {
+			return nil, err
+		}
+		f, _ := n.Float64()
+		return f, nil
+	case "boolean":
+		switch v {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return nil, fmt.Errorf("not a boolean")
+	}
+	var x any
+	if err := json.Unmarshal([]byte(v), &x); err != nil {
+		return nil, fmt.Errorf("not a JSON value for a property that is %s", describeKind(kind))
+	}
+	return x, nil
+}
+
+func parseNumber(v string) (json.Number, error) {
+	var f float64
+	if err := json.Unmarshal([]byte(v), &f); err != nil || math.IsInf(f, 0) {
+		return "", fmt.Errorf("not a number")
+	}
+	return json.Number(v), nil
+}
+
+func parseCount(v string) (uint64, error) {
+	var n uint64
+	if err := json.Unmarshal([]byte(v), &n); err != nil {
+		return 0, fmt.Errorf("not a non-negative integer")
+	}
+	return n, nil
+}
+
+func isIntKind(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Int64
+}
+
+func isUintKind(k reflect.Kind) bool {
+	return k >= reflect.Uint && k <= reflect.Uintptr
+}
+
+func intBounds(k reflect.Kind) (int64, uint64) {
+	switch k {
+	case reflect.Int8:
+		return math.MinInt8, math.MaxInt8
+	case reflect.Int16:
+		return math.MinInt16, math.MaxInt16
+	case reflect.Int32:
+		return math.MinInt32, math.MaxInt32
+	case reflect.Uint8:
+		return 0, math.MaxUint8
+	case reflect.Uint16:
+		return 0, math.MaxUint16
+	case reflect.Uint32:
+		return 0, math.MaxUint32
+	}
+	return math.MinInt64, math.MaxUint64
+}
+
+// noBooleanSchemas reports a boolean schema anywhere below s, except
+// additionalProperties: false.
+func noBooleanSchemas(s *jsonschema.Schema) error {
+	var walk func(s *jsonschema.Schema, where string) error
+	walk = func(s *jsonschema.Schema, where string) error {
+		if s == nil {
+			return nil
+		}
+		if s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
+			return fmt.Errorf("boolean schema at %s: clients reject them; use {} or {\"not\": {}}", where)
+		}
+		if s.Properties != nil {
+			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+				if err := walk(p.Value, where+"/properties/"+p.Key); err != nil {
+					return err
+				}
+			}
+		}
+		if s.AdditionalProperties != nil && s.AdditionalProperties != jsonschema.FalseSchema {
+			if err := walk(s.AdditionalProperties, where+"/additionalProperties"); err != nil {
+				return err
+			}
+		}
+		for _, x := range []*jsonschema.Schema{s.Items, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames} {
+			if err := walk(x, where); err != nil {
+				return err
+			}
+		}
+		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for _, x := range list {
+				if err := walk(x, where); err != nil {
+					return err
+				}
+			}
+		}
+		for k, x := range s.Definitions {
+			if err := walk(x, where+"/$defs/"+k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(s, "#")
+}
+
+// cloneSchema deep-copies a schema so a property can carry its own keywords.
+func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
+		return s
+	}
+	c := *s
+	if s.Properties != nil {
+		c.Properties = jsonschema.NewProperties()
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			c.Properties.Set(p.Key, cloneSchema(p.Value))
+		}
+	}
+	c.Items = cloneSchema(s.Items)
+	c.AdditionalProperties = cloneSchema(s.AdditionalProperties)
+	c.PropertyNames = cloneSchema(s.PropertyNames)
+	c.Not = cloneSchema(s.Not)
+	c.If, c.Then, c.Else = cloneSchema(s.If), cloneSchema(s.Then), cloneSchema(s.Else)
+	c.Contains = cloneSchema(s.Contains)
+	c.ContentSchema = cloneSchema(s.ContentSchema)
+	cl := func(l []*jsonschema.Schema) []*jsonschema.Schema {
+		if l == nil {
+			return nil
+		}
+		out := make([]*jsonschema.Schema, len(l))
+		for i, x := range l {
+			out[i] = cloneSchema(x)
+		}
+		return out
+	}
+	c.AllOf, c.AnyOf, c.OneOf, c.PrefixItems = cl(s.AllOf), cl(s.AnyOf), cl(s.OneOf), cl(s.PrefixItems)
+	if s.Definitions != nil {
+		c.Definitions = jsonschema.Definitions{}
+		for k, v := range s.Definitions {
+			c.Definitions[k] = cloneSchema(v)
+		}
+	}
+	if s.PatternProperties != nil {
+		c.PatternProperties = map[string]*jsonschema.Schema{}
+		for k, v := range s.PatternProperties {
+			c.PatternProperties[k] = cloneSchema(v)
+		}
+	}
+	c.Enum = append([]any(nil), s.Enum...)
+	c.Examples = append([]any(nil), s.Examples...)
+	c.Required = append([]string(nil), s.Required...)
+	if s.Extras != nil {
+		c.Extras = map[string]any{}
+		for k, v := range s.Extras {
+			c.Extras[k] = v
+		}
+	}
+	return &c
+}
