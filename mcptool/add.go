@@ -14,7 +14,7 @@ import (
 func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Out, error), opts ...Option) error {
 	inT := reflect.TypeFor[In]()
 	if fn == nil {
-		return r.Add(name, nil, opts...)
+		return r.Add(name, fn, opts...)
 	}
 	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
 	if err != nil {
@@ -29,7 +29,8 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 		decode = func(args []byte) (In, error) {
 			v := reflect.New(plan.Type)
 			err := plan.Decode(args, v.UnsafePointer())
-			return v.Interface().(In), err
+			// Convert: In may be a named pointer type (type P *Args).
+			return v.Convert(inT).Interface().(In), err
 		}
 	}
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
@@ -39,7 +40,7 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
-			return toolErrorResult(err), nil
+			return callError(err)
 		}
 		return t.result(out)
 	}

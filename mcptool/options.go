@@ -36,6 +36,7 @@ type registryConfig struct {
 	keepDefs bool
 	dialect  bool
 	logger   *slog.Logger
+	stateKey []byte
 }
 
 type toolOption func(*toolConfig)

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -43,6 +44,13 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	if r.cfg.logger == nil {
 		r.cfg.logger = slog.Default()
 	}
+	if len(r.cfg.stateKey) != 32 {
+		if r.cfg.stateKey != nil {
+			panic("mcptool: StateKey must be 32 bytes")
+		}
+		r.cfg.stateKey = make([]byte, 32)
+		_, _ = rand.Read(r.cfg.stateKey)
+	}
 	r.state.Store(emptySet)
 	return r
 }
@@ -53,7 +61,7 @@ var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 // characters of A-Z, a-z, 0-9, underscore, hyphen and dot.
 func CheckName(name string) error {
 	if !nameRe.MatchString(name) {
-		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z a-z 0-9 _ - .")}
+		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot")}
 	}
 	return nil
 }

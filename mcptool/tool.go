@@ -104,7 +104,7 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 		}
 		out, err := f.Call(ctx, in)
 		if err != nil {
-			return toolErrorResult(err), nil
+			return callError(err)
 		}
 		return t.result(out)
 	}
@@ -119,6 +119,14 @@ func (t *tool) result(v any) (*mcp.CallToolResult, error) {
 	}
 	if t.noOut && res.StructuredContent != nil {
 		res.StructuredContent = nil
+		if t.out.Wrapped {
+			// {"result": v} exists only because structuredContent must be an
+			// object; without it the text is v's own JSON.
+			var w struct{ Result json.RawMessage }
+			if raw, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(raw.Text), &w) == nil && w.Result != nil {
+				raw.Text = string(w.Result)
+			}
+		}
 	}
 	return res, nil
 }
@@ -139,9 +147,13 @@ func argumentsResult(name string, err error) (*mcp.CallToolResult, error) {
 	return ErrorResult(err.Error()), nil
 }
 
-// toolErrorResult reports an error returned by a tool function.
-func toolErrorResult(err error) *mcp.CallToolResult {
-	return ErrorResult(err.Error())
+// callError turns an error returned by a tool function into its result: an
+// isError result with its text, or, for a *jsonrpc.Error, that protocol error.
+func callError(err error) (*mcp.CallToolResult, error) {
+	if je, ok := protocolError(err); ok {
+		return nil, je
+	}
+	return ErrorResult(err.Error()), nil
 }
 
 // ErrorResult returns a result with IsError set and msg as its text.

@@ -82,7 +82,7 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 	d.enter()
 	d.pos++
 	var seenBuf [32]bool
-	seen := seenBuf[:0]
+	var seen []bool
 	if len(x.fields) <= len(seenBuf) {
 		seen = seenBuf[:len(x.fields)]
 	} else {

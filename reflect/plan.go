@@ -32,7 +32,7 @@ type Plan struct {
 	// Policies are the non-hint items of the type's `mcp` tag, in order.
 	Policies []annotations.Item
 
-	root *structDec
+	root decoder
 }
 
 type planKey struct {
@@ -97,6 +97,15 @@ func buildPlan(t reflect.Type, opts Options) (*Plan, error) {
 	p.Schema = b.finish(s)
 	if p.SchemaJSON, err = json.Marshal(p.Schema); err != nil {
 		return nil, fmt.Errorf("mcpreflect: marshal schema of %s: %w", t, err)
+	}
+	if hasUncompiled(p.Schema) {
+		// Keywords on the root itself (allOf, if/then/else, ... from a
+		// JSONSchemaExtend method) are checked by the full validator.
+		gen, err := b.resolveGeneric(p.Schema)
+		if err != nil {
+			return nil, &DefinitionError{Type: typeString(t), Msg: "schema: " + err.Error(), Err: err}
+		}
+		p.root = &genericDec{inner: dec, gen: gen}
 	}
 	return p, nil
 }

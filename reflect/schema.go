@@ -97,17 +97,6 @@ type metaField struct {
 	tag string
 }
 
-func (b *builder) typeErr(t reflect.Type, field, tag, format string, args ...any) *DefinitionError {
-	return &DefinitionError{Type: typeString(b.rootOr(t)), Field: field, Tag: tag, Msg: fmt.Sprintf(format, args...)}
-}
-
-func (b *builder) rootOr(t reflect.Type) reflect.Type {
-	if t != nil {
-		return t
-	}
-	return b.root
-}
-
 func typeString(t reflect.Type) string {
 	if t == nil {
 		return "<nil>"
@@ -491,6 +480,11 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 			}
 			if !strings.HasPrefix(k, "x-") {
 				return fail("jsonschema_extras", "extra keyword %q must start with x- (known keywords go in the jsonschema tag)", k)
+			}
+			if k == "x-mcp-header" {
+				if err := checkHeaderName(v, valueKind(s)); err != nil {
+					return fail("jsonschema_extras", "%s", err)
+				}
 			}
 			if s.Extras == nil {
 				s.Extras = map[string]any{}
@@ -956,4 +950,25 @@ func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
 		}
 	}
 	return &c
+}
+
+// checkHeaderName checks an x-mcp-header annotation (SEP-2243): clients
+// mirror the property into the HTTP header Mcp-Param-<name>, so the name must
+// be an HTTP token and the property a string, integer or boolean.
+func checkHeaderName(name, kind string) error {
+	switch kind {
+	case "string", "integer", "boolean":
+	default:
+		return fmt.Errorf("x-mcp-header applies to string, integer and boolean properties, and this property is %s", describeKind(kind))
+	}
+	if name == "" {
+		return fmt.Errorf("x-mcp-header needs a header name")
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return fmt.Errorf("x-mcp-header=%s: %q is not allowed in an HTTP header name", name, c)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// buildDemo builds the demo binary once per test binary run.
+func buildDemo(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "mcpgen-demo")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
+// TestStdio runs the built demo as a subprocess and talks to it over stdio
+// with the go-sdk client, in both protocol eras.
+func TestStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo binary")
+	}
+	bin := buildDemo(t)
+	for _, version := range []string{"2025-11-25", ""} {
+		t.Run("version="+version, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin)
+			cmd.Stderr = &stderr
+			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			require.NoError(t, err)
+			lt, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			var names []string
+			for _, tl := range lt.Tools {
+				names = append(names, tl.Name)
+				assert.NotEmpty(t, tl.Description, tl.Name)
+			}
+			assert.Contains(t, names, "calculate_sum")
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 2.5, "b": 4}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Equal(t, map[string]any{"sum": 6.5}, res.StructuredContent)
+
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": "two"}})
+			require.NoError(t, err)
+			require.True(t, res.IsError)
+			text := res.Content[0].(*mcp.TextContent).Text
+			assert.Contains(t, text, "a: must be a number, got string (type)")
+			assert.Contains(t, text, "b: is required but missing (required)")
+			require.NoError(t, cs.Close())
+			// Logs go to stderr; stdout carried only the protocol (or the client would have failed).
+			assert.True(t, strings.Contains(stderr.String(), "serving on stdio"), stderr.String())
+		})
+	}
+}
+
+func TestUnknownToolset(t *testing.T) {
+	var stderr bytes.Buffer
+	err := run(context.Background(), []string{"-toolset", "nope"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
+	require.ErrorContains(t, err, `unknown toolset "nope"`)
+}

@@ -1,0 +1,129 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
+
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// callState is what the context helpers of one call share.
+type callState struct {
+	reg  *Registry
+	tool *tool
+	req  *mcp.CallToolRequest
+
+	mu           sync.Mutex
+	lastProgress float64
+	progressSent bool
+	logger       *slog.Logger
+
+	answers map[string]json.RawMessage // input answers: replayed from requestState, plus this round's
+	pending mcp.InputRequestMap        // input this run asked for and has no answer to
+}
+
+type callStateKey struct{}
+
+func withCallState(ctx context.Context, cs *callState) context.Context {
+	return context.WithValue(ctx, callStateKey{}, cs)
+}
+
+func stateFrom(ctx context.Context) *callState {
+	cs, _ := ctx.Value(callStateKey{}).(*callState)
+	return cs
+}
+
+// Request returns the MCP request of the tool call ctx belongs to, or nil
+// when the tool was called directly through [Registry.Call]. Use it for
+// per-request data: the HTTP headers and token info in Extra, the client's
+// capabilities, the protocol version.
+func Request(ctx context.Context) *mcp.CallToolRequest {
+	if cs := stateFrom(ctx); cs != nil {
+		return cs.req
+	}
+	return nil
+}
+
+// Session returns the client session of the tool call ctx belongs to, or nil
+// outside an MCP server.
+func Session(ctx context.Context) *mcp.ServerSession {
+	if req := Request(ctx); req != nil {
+		return req.Session
+	}
+	return nil
+}
+
+// Progress reports progress of the current call to the client, as
+// notifications/progress. It does nothing when the client sent no progress
+// token or the tool was called directly. Progress must increase: a value not
+// greater than the last one sent is dropped. total is 0 when unknown.
+func Progress(ctx context.Context, progress, total float64, message string) {
+	cs := stateFrom(ctx)
+	if cs == nil || cs.req == nil || cs.req.Session == nil {
+		return
+	}
+	tok := cs.req.Params.GetProgressToken()
+	if tok == nil {
+		return
+	}
+	cs.mu.Lock()
+	if cs.progressSent && progress <= cs.lastProgress {
+		cs.mu.Unlock()
+		return
+	}
+	cs.lastProgress, cs.progressSent = progress, true
+	cs.mu.Unlock()
+	err := cs.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: tok, Progress: progress, Total: total, Message: message,
+	})
+	if err != nil {
+		cs.reg.cfg.logger.DebugContext(ctx, "mcptool: progress not delivered", "tool", cs.tool.name, "err", err)
+	}
+}
+
+// Log returns a logger for the current call. On an MCP session its records
+// become notifications/message to the client, at or above the level the
+// client asked for (nothing is sent until it asks), named after the tool.
+// Called directly, it is the registry's logger. The logger is bound to the
+// call: its plain methods (Info, Warn, ...) behave like the Context ones.
+func Log(ctx context.Context) *slog.Logger {
+	cs := stateFrom(ctx)
+	if cs == nil {
+		return slog.Default()
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.logger != nil {
+		return cs.logger
+	}
+	if cs.req == nil || cs.req.Session == nil {
+		cs.logger = cs.reg.cfg.logger.With("tool", cs.tool.name)
+		return cs.logger
+	}
+	inner := mcp.NewLoggingHandler(cs.req.Session, &mcp.LoggingHandlerOptions{LoggerName: cs.tool.name})
+	cs.logger = slog.New(boundHandler{inner: inner, ctx: ctx})
+	return cs.logger
+}
+
+// boundHandler passes the call's context to the session's handler, which
+// needs it to route records onto the call's response stream and, on
+// 2026-07-28 requests, to know the level the request asked for.
+type boundHandler struct {
+	inner slog.Handler
+	ctx   context.Context
+}
+
+func (h boundHandler) Enabled(_ context.Context, l slog.Level) bool { return h.inner.Enabled(h.ctx, l) }
+func (h boundHandler) Handle(_ context.Context, r slog.Record) error {
+	return h.inner.Handle(h.ctx, r)
+}
+func (h boundHandler) WithAttrs(a []slog.Attr) slog.Handler {
+	return boundHandler{inner: h.inner.WithAttrs(a), ctx: h.ctx}
+}
+func (h boundHandler) WithGroup(n string) slog.Handler {
+	return boundHandler{inner: h.inner.WithGroup(n), ctx: h.ctx}
+}

@@ -1,0 +1,378 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
+
+package mcptool
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	gjs "github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrInputRequired is returned by [Ask], [Elicit], [Sample] and [ListRoots]
+// on a 2026-07-28 request whose answer has not arrived yet. Return it (or an
+// error wrapping it) from the tool: mcpgen then answers the call with an
+// input-required result, and the client calls again with the answers, which
+// the same call site then returns. Everything the tool did before asking runs
+// again on that retry, so keep it free of side effects.
+var ErrInputRequired = errors.New("mcptool: waiting for the client's answer to an input request")
+
+// ErrInputUnsupported is returned when the client cannot answer an input
+// request: it did not declare the capability, the tool was called directly,
+// or the session is a stateless 2025-era one (which cannot carry requests from
+// server to client).
+var ErrInputUnsupported = errors.New("mcptool: the client cannot answer this input request")
+
+// modernVersion is the first protocol revision with input-required results.
+const modernVersion = "2026-07-28"
+
+// Ask asks the client for one round of input: elicitation (*mcp.ElicitParams),
+// sampling (*mcp.CreateMessageParams or *mcp.CreateMessageWithToolsParams) or
+// roots (*mcp.ListRootsParams), by keys of the tool's choosing. The answers
+// come back under the same keys: *mcp.ElicitResult,
+// *mcp.CreateMessageWithToolsResult and *mcp.ListRootsResult.
+//
+// One call site serves both protocol eras. On a 2025-era session the requests
+// are sent to the client one by one and Ask waits for the answers. On a
+// 2026-07-28 request Ask returns [ErrInputRequired] until the client has
+// answered; see there. Keys must be stable from one run of the tool to the
+// next. An accepted elicitation whose content does not match the requested
+// schema is asked again.
+func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	cs := stateFrom(ctx)
+	if cs == nil || cs.req == nil || cs.req.Session == nil {
+		return nil, fmt.Errorf("%w: the tool was not called through an MCP session", ErrInputUnsupported)
+	}
+	keys := slices.Sorted(maps.Keys(requests))
+	modern := isModern(cs.req)
+	caps := cs.req.ClientCapabilities()
+	if !modern {
+		ip := cs.req.Session.InitializeParams()
+		if ip == nil || ip.ProtocolVersion >= modernVersion {
+			return nil, fmt.Errorf("%w: this session cannot carry requests from the server", ErrInputUnsupported)
+		}
+		caps = ip.Capabilities
+	}
+	for _, k := range keys {
+		if err := capable(caps, requests[k]); err != nil {
+			return nil, fmt.Errorf("%w (%s)", err, k)
+		}
+	}
+	out := mcp.InputResponseMap{}
+	if modern {
+		missing := mcp.InputRequestMap{}
+		for _, k := range keys {
+			if resp, ok := cs.answer(k, requests[k]); ok {
+				out[k] = resp
+			} else {
+				missing[k] = requests[k]
+			}
+		}
+		if len(missing) == 0 {
+			return out, nil
+		}
+		cs.addPending(missing)
+		return nil, ErrInputRequired
+	}
+	for _, k := range keys {
+		resp, err := askLegacy(ctx, cs.req.Session, requests[k])
+		if err != nil {
+			return nil, fmt.Errorf("mcptool: input request %q: %w", k, err)
+		}
+		out[k] = resp
+	}
+	return out, nil
+}
+
+// Elicit asks the user for input through the client, under key. See [Ask].
+func Elicit(ctx context.Context, key string, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	out, err := Ask(ctx, mcp.InputRequestMap{key: params})
+	if err != nil {
+		return nil, err
+	}
+	return out[key].(*mcp.ElicitResult), nil
+}
+
+// Sample asks the client's model for a message, under key. See [Ask].
+func Sample(ctx context.Context, key string, params *mcp.CreateMessageParams) (*mcp.CreateMessageWithToolsResult, error) {
+	out, err := Ask(ctx, mcp.InputRequestMap{key: params})
+	if err != nil {
+		return nil, err
+	}
+	return out[key].(*mcp.CreateMessageWithToolsResult), nil
+}
+
+// ListRoots asks the client for its roots, under key. See [Ask].
+func ListRoots(ctx context.Context, key string) (*mcp.ListRootsResult, error) {
+	out, err := Ask(ctx, mcp.InputRequestMap{key: &mcp.ListRootsParams{}})
+	if err != nil {
+		return nil, err
+	}
+	return out[key].(*mcp.ListRootsResult), nil
+}
+
+// SampleText returns the text of a sampling answer's first text block.
+func SampleText(r *mcp.CreateMessageWithToolsResult) string {
+	if r == nil {
+		return ""
+	}
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
+}
+
+// isModern reports whether req uses the 2026-07-28 per-request protocol. The
+// per-request _meta is authoritative: a 2025-era session that asked for a
+// newer version in initialize was answered with an older one.
+func isModern(req *mcp.CallToolRequest) bool {
+	v, _ := req.Params.Meta[mcp.MetaKeyProtocolVersion].(string)
+	return v >= modernVersion
+}
+
+func capable(caps *mcp.ClientCapabilities, r mcp.InputRequest) error {
+	var ok bool
+	var what string
+	switch r.(type) {
+	case *mcp.ElicitParams:
+		ok, what = caps != nil && caps.Elicitation != nil, "elicitation"
+	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+		ok, what = caps != nil && caps.Sampling != nil, "sampling"
+	case *mcp.ListRootsParams:
+		ok, what = caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged), "roots"
+	default:
+		return fmt.Errorf("%w: unknown input request %T", ErrInputUnsupported, r)
+	}
+	if !ok {
+		return fmt.Errorf("%w: the client did not declare the %s capability", ErrInputUnsupported, what)
+	}
+	return nil
+}
+
+func askLegacy(ctx context.Context, ss *mcp.ServerSession, r mcp.InputRequest) (mcp.InputResponse, error) {
+	switch p := r.(type) {
+	case *mcp.ElicitParams:
+		return ss.Elicit(ctx, p)
+	case *mcp.CreateMessageParams:
+		res, err := ss.CreateMessage(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CreateMessageWithToolsResult{Meta: res.Meta, Content: []mcp.Content{res.Content}, Model: res.Model, Role: res.Role, StopReason: res.StopReason}, nil
+	case *mcp.CreateMessageWithToolsParams:
+		return ss.CreateMessageWithTools(ctx, p)
+	case *mcp.ListRootsParams:
+		return ss.ListRoots(ctx, p)
+	}
+	return nil, fmt.Errorf("unknown input request %T", r)
+}
+
+// answer returns the client's answer to request r under key, if it has one
+// that fits.
+func (cs *callState) answer(key string, r mcp.InputRequest) (mcp.InputResponse, bool) {
+	cs.mu.Lock()
+	raw, ok := cs.answers[key]
+	cs.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	switch p := r.(type) {
+	case *mcp.ElicitParams:
+		var res mcp.ElicitResult
+		if json.Unmarshal(raw, &res) != nil || res.Action == "" {
+			return nil, false
+		}
+		if res.Action == "accept" && !elicitedContentValid(p, res.Content) {
+			return nil, false
+		}
+		return &res, true
+	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+		var res mcp.CreateMessageWithToolsResult
+		if json.Unmarshal(raw, &res) != nil || res.Role == "" {
+			return nil, false
+		}
+		return &res, true
+	case *mcp.ListRootsParams:
+		var res mcp.ListRootsResult
+		if json.Unmarshal(raw, &res) != nil || res.Roots == nil {
+			return nil, false
+		}
+		return &res, true
+	}
+	return nil, false
+}
+
+// elicitedContentValid checks accepted content against the requested schema:
+// go-sdk checks it on the client side only.
+func elicitedContentValid(p *mcp.ElicitParams, content map[string]any) bool {
+	if p.RequestedSchema == nil {
+		return true
+	}
+	raw, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		return false
+	}
+	var s gjs.Schema
+	if json.Unmarshal(raw, &s) != nil {
+		return false
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return false
+	}
+	var inst any = map[string]any{}
+	if content != nil {
+		inst = content
+	}
+	return rs.Validate(inst) == nil
+}
+
+func (cs *callState) addPending(m mcp.InputRequestMap) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.pending == nil {
+		cs.pending = mcp.InputRequestMap{}
+	}
+	maps.Copy(cs.pending, m)
+}
+
+func (cs *callState) pendingRequests() mcp.InputRequestMap {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.pending
+}
+
+// newCallState prepares the context of one call: on a retry after an
+// input-required result, the answers sealed into requestState and those the
+// client sent now.
+func (r *Registry) newCallState(t *tool, req *mcp.CallToolRequest) (*callState, error) {
+	cs := &callState{reg: r, tool: t, req: req}
+	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 {
+		return cs, nil
+	}
+	cs.answers = map[string]json.RawMessage{}
+	if req.Params.RequestState != "" {
+		a, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+		}
+		cs.answers = a
+	}
+	for k, v := range req.Params.InputResponses {
+		if v == nil {
+			continue
+		}
+		if raw, err := json.Marshal(v); err == nil {
+			cs.answers[k] = raw
+		}
+	}
+	return cs, nil
+}
+
+// inputRequired answers a call whose tool is waiting for input.
+func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*mcp.CallToolResult, error) {
+	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, cs.answers)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot seal requestState"}
+	}
+	return &mcp.CallToolResult{InputRequests: pending, RequestState: state}, nil
+}
+
+// stateTTL bounds how long a client may take to answer input requests.
+const stateTTL = 30 * time.Minute
+
+type sealedState struct {
+	Tool    string                     `json:"t"`
+	Args    []byte                     `json:"a"`
+	Expires int64                      `json:"e"`
+	Answers map[string]json.RawMessage `json:"r,omitempty"`
+}
+
+// StateKey sets the 32-byte key that encrypts and authenticates the
+// requestState of input-required results (AES-256-GCM). Servers behind a load
+// balancer must share it. The default is a random key per registry.
+func StateKey(key []byte) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.stateKey = append([]byte(nil), key...) })
+}
+
+func (r *Registry) aead() (cipher.AEAD, error) {
+	block, err := aes.NewCipher(r.cfg.stateKey)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
+func argsDigest(args json.RawMessage) []byte {
+	var v any
+	canon := []byte(args)
+	if len(args) > 0 && json.Unmarshal(args, &v) == nil {
+		if b, err := json.Marshal(v); err == nil {
+			canon = b
+		}
+	}
+	sum := sha256.Sum256(canon)
+	return sum[:]
+}
+
+func (r *Registry) sealState(tool string, args json.RawMessage, answers map[string]json.RawMessage) (string, error) {
+	plain, err := json.Marshal(sealedState{Tool: tool, Args: argsDigest(args), Expires: time.Now().Add(stateTTL).Unix(), Answers: answers})
+	if err != nil {
+		return "", err
+	}
+	g, err := r.aead()
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, g.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(g.Seal(nonce, nonce, plain, []byte(tool))), nil
+}
+
+func (r *Registry) openState(state, tool string, args json.RawMessage) (map[string]json.RawMessage, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(state)
+	if err != nil {
+		return nil, errors.New("not issued by this server")
+	}
+	g, err := r.aead()
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) < g.NonceSize() {
+		return nil, errors.New("not issued by this server")
+	}
+	plain, err := g.Open(nil, raw[:g.NonceSize()], raw[g.NonceSize():], []byte(tool))
+	if err != nil {
+		return nil, errors.New("not issued by this server, or altered")
+	}
+	var s sealedState
+	if err := json.Unmarshal(plain, &s); err != nil {
+		return nil, errors.New("malformed")
+	}
+	if s.Tool != tool || string(s.Args) != string(argsDigest(args)) {
+		return nil, errors.New("issued for another call")
+	}
+	if time.Now().Unix() > s.Expires {
+		return nil, errors.New("expired")
+	}
+	if s.Answers == nil {
+		s.Answers = map[string]json.RawMessage{}
+	}
+	return s.Answers, nil
+}

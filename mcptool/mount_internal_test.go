@@ -1,0 +1,46 @@
+package mcptool
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+)
+
+func subscribers(r *Registry) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.subs)
+}
+
+// A server nobody references stops following the registry: one server per
+// request must not leak subscriptions.
+func TestServerCollectedUnsubscribes(t *testing.T) {
+	reg := NewRegistry()
+	require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }))
+	kept := reg.Server(&mcp.Implementation{Name: "kept", Version: "1"}, nil)
+	for range 50 {
+		_ = reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for subscribers(reg) > 1 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.Equal(t, 1, subscribers(reg), "only the server still referenced follows the registry")
+	runtime.KeepAlive(kept)
+}
+
+func TestUnmountRemovesTools(t *testing.T) {
+	reg := NewRegistry()
+	require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }))
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	unmount := reg.Mount(srv)
+	require.Equal(t, 1, subscribers(reg))
+	unmount()
+	require.Equal(t, 0, subscribers(reg))
+	require.NoError(t, reg.Add("b", func() (string, error) { return "b", nil }))
+	runtime.KeepAlive(srv)
+}

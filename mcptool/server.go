@@ -1,0 +1,147 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
+
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Server returns a new go-sdk server that serves the registry's tools, kept
+// in sync as tools are added and removed (clients are told with
+// notifications/tools/list_changed).
+//
+// When opts is nil or sets no Capabilities, the server declares tools (with
+// listChanged) and logging, even while the registry is empty.
+//
+// Building a server does no schema work: the registry's schemas are compiled
+// and marshaled once, at registration. A server that is no longer referenced
+// stops following the registry and is garbage collected, so one server per
+// request (the stateless pattern) does not leak.
+func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
+	var o mcp.ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Capabilities == nil {
+		o.Capabilities = &mcp.ServerCapabilities{
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Logging: &mcp.LoggingCapabilities{},
+		}
+	}
+	s := mcp.NewServer(impl, &o)
+	r.Mount(s)
+	return s
+}
+
+// Mount serves the registry's tools on s, and keeps them in sync until the
+// returned function is called or s is garbage collected. Each tool is added
+// through the low-level [mcp.Server.AddTool] with mcpgen's own decoding,
+// validation and result mapping. A tool of s with the name of a registry tool
+// is replaced.
+func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
+	m := &mount{reg: r, srv: weak.Make(s), served: map[string]*tool{}}
+	_, cancel := r.subscribe(func([]*tool, []string) { m.reconcile() })
+	m.cancel = cancel
+	m.reconcile()
+	runtime.AddCleanup(s, func(c func()) { c() }, cancel)
+	return func() {
+		cancel()
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.stopped = true
+		if srv := m.srv.Value(); srv != nil {
+			names := make([]string, 0, len(m.served))
+			for n := range m.served {
+				names = append(names, n)
+			}
+			srv.RemoveTools(names...)
+		}
+		m.served = nil
+	}
+}
+
+// mount follows one registry on one server.
+type mount struct {
+	reg     *Registry
+	srv     weak.Pointer[mcp.Server]
+	cancel  func()
+	mu      sync.Mutex
+	served  map[string]*tool
+	stopped bool
+}
+
+// reconcile makes the server's tools those of the registry. It diffs the
+// registry's current snapshot against what it served, so changes that race
+// each other always settle on the registry's state.
+func (m *mount) reconcile() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		return
+	}
+	srv := m.srv.Value()
+	if srv == nil {
+		m.cancel()
+		return
+	}
+	set := m.reg.state.Load()
+	var gone []string
+	for name, t := range m.served {
+		if set.byName[name] != t {
+			gone = append(gone, name)
+			delete(m.served, name)
+		}
+	}
+	if len(gone) > 0 {
+		srv.RemoveTools(gone...)
+	}
+	for _, t := range set.sorted {
+		if m.served[t.name] != t {
+			srv.AddTool(t.def, m.reg.toolHandler(t))
+			m.served[t.name] = t
+		}
+	}
+}
+
+// toolHandler adapts a registry tool to go-sdk's low-level handler. It never
+// returns (nil, nil), and it never lets a panic reach go-sdk.
+func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		cs, err := r.newCallState(t, req)
+		if err != nil {
+			return nil, err
+		}
+		ctx = withCallState(ctx, cs)
+		res, err := r.run(ctx, t, &Call{Name: t.name, Arguments: req.Params.Arguments, Request: req})
+		if pending := cs.pendingRequests(); pending != nil {
+			return r.inputRequired(cs, pending)
+		}
+		if err != nil {
+			var e *Error
+			if errors.As(err, &e) {
+				return nil, e.JSONRPC()
+			}
+			return nil, err
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{Content: []mcp.Content{}}
+		}
+		return res, nil
+	}
+}
+
+// protocolError reports whether a tool's error is meant as a JSON-RPC error.
+func protocolError(err error) (*jsonrpc.Error, bool) {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je, true
+	}
+	return nil, false
+}
