@@ -1,0 +1,475 @@
+package mcptool
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Catalog describes a registry's tools for documentation: what [WriteMarkdown]
+// renders and [WriteCatalogJSON] writes.
+type Catalog struct {
+	Tools []CatalogTool `json:"tools"`
+}
+
+// CatalogTool is one tool of a [Catalog].
+type CatalogTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description,omitempty"`
+	Hints        CatalogHints    `json:"hints"`
+	Arguments    []Argument      `json:"arguments"`
+	Result       []Argument      `json:"result,omitempty"` // the fields of the structured result
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Example is a call's arguments that the tool accepts.
+	Example json.RawMessage `json:"example"`
+}
+
+// CatalogHints are a tool's annotation hints at their effective values.
+type CatalogHints struct {
+	ReadOnly    bool `json:"readOnly"`
+	Destructive bool `json:"destructive"`
+	Idempotent  bool `json:"idempotent"`
+	OpenWorld   bool `json:"openWorld"`
+}
+
+// Argument is one property of a tool's arguments or result, flattened:
+// nested properties have dotted paths, array items a [] suffix.
+type Argument struct {
+	Path        string   `json:"path"`
+	Type        string   `json:"type"`
+	Required    bool     `json:"required"`
+	Default     any      `json:"default,omitempty"`
+	Constraints []string `json:"constraints,omitempty"`
+	Description string   `json:"description,omitempty"`
+}
+
+// Catalog returns the registry's tools as documentation data, sorted by name.
+func (r *Registry) Catalog() (*Catalog, error) {
+	c := &Catalog{Tools: []CatalogTool{}}
+	for _, t := range r.state.Load().sorted {
+		ct := CatalogTool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
+		a := t.def.Annotations
+		ct.Hints = CatalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+		ct.Hints.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
+		ct.InputSchema = t.plan.SchemaJSON
+		in, err := schemaMap(t.plan.SchemaJSON)
+		if err != nil {
+			return nil, err
+		}
+		ct.Arguments = flatten(in, in, "", true, nil)
+		if ct.Arguments == nil {
+			ct.Arguments = []Argument{}
+		}
+		if raw, ok := t.def.OutputSchema.(json.RawMessage); ok && raw != nil {
+			ct.OutputSchema = raw
+			out, err := schemaMap(raw)
+			if err != nil {
+				return nil, err
+			}
+			ct.Result = flatten(out, out, "", true, nil)
+		}
+		ex, err := r.example(t, in)
+		if err != nil {
+			return nil, err
+		}
+		ct.Example = ex
+		c.Tools = append(c.Tools, ct)
+	}
+	return c, nil
+}
+
+func schemaMap(raw []byte) (map[string]any, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("mcptool: catalog: %w", err)
+	}
+	return m, nil
+}
+
+// resolve follows a local $ref.
+func resolve(root, s map[string]any) map[string]any {
+	for i := 0; i < 32; i++ {
+		ref, ok := s["$ref"].(string)
+		if !ok {
+			return s
+		}
+		var target any = root
+		if ref != "#" {
+			for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+				m, _ := target.(map[string]any)
+				target = m[part]
+			}
+		}
+		next, ok := target.(map[string]any)
+		if !ok {
+			return s
+		}
+		merged := map[string]any{}
+		for k, v := range next {
+			merged[k] = v
+		}
+		for k, v := range s {
+			if k != "$ref" {
+				merged[k] = v
+			}
+		}
+		s = merged
+	}
+	return s
+}
+
+// flatten lists the properties of an object schema.
+func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []Argument {
+	s = resolve(root, s)
+	props, _ := s["properties"].(map[string]any)
+	if len(props) == 0 {
+		return nil
+	}
+	required := map[string]bool{}
+	if rs, ok := s["required"].([]any); ok {
+		for _, r := range rs {
+			required[fmt.Sprint(r)] = true
+		}
+	}
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []Argument
+	for _, n := range names {
+		ps, _ := props[n].(map[string]any)
+		if ref, ok := ps["$ref"].(string); ok {
+			if seen[ref] {
+				out = append(out, Argument{Path: prefix + n, Type: "object (recursive)", Required: required[n] && parentRequired})
+				continue
+			}
+			seen = copySeen(seen)
+			seen[ref] = true
+		}
+		ps = resolve(root, ps)
+		a := Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
+		a.Description, _ = ps["description"].(string)
+		out = append(out, a)
+		switch {
+		case ps["properties"] != nil:
+			out = append(out, flatten(root, ps, a.Path+".", a.Required, seen)...)
+		case ps["items"] != nil:
+			items, _ := ps["items"].(map[string]any)
+			items = resolve(root, items)
+			if items["properties"] != nil {
+				out = append(out, flatten(root, items, a.Path+"[].", a.Required, seen)...)
+			}
+		}
+	}
+	return out
+}
+
+func copySeen(m map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func typeOf(root, s map[string]any) string {
+	s = resolve(root, s)
+	switch t := s["type"].(type) {
+	case string:
+		switch t {
+		case "array":
+			if items, ok := s["items"].(map[string]any); ok {
+				return "array of " + typeOf(root, items)
+			}
+		case "object":
+			if ap, ok := s["additionalProperties"].(map[string]any); ok && s["properties"] == nil {
+				return "map of " + typeOf(root, ap)
+			}
+		case "string":
+			if f, ok := s["format"].(string); ok {
+				return "string (" + f + ")"
+			}
+		}
+		return t
+	case []any:
+		parts := make([]string, len(t))
+		for i, x := range t {
+			parts[i] = fmt.Sprint(x)
+		}
+		return strings.Join(parts, " or ")
+	}
+	if len(s) == 0 || (len(s) == 1 && s["description"] != nil) {
+		return "any JSON"
+	}
+	return "see schema"
+}
+
+func constraints(s map[string]any) []string {
+	var out []string
+	add := func(key, label string) {
+		if v, ok := s[key]; ok {
+			out = append(out, label+" "+jsonText(v))
+		}
+	}
+	if e, ok := s["enum"].([]any); ok {
+		parts := make([]string, len(e))
+		for i, v := range e {
+			parts[i] = jsonText(v)
+		}
+		out = append(out, "one of "+strings.Join(parts, ", "))
+	}
+	if c, ok := s["const"]; ok {
+		out = append(out, "equals "+jsonText(c))
+	}
+	add("minimum", "≥")
+	add("exclusiveMinimum", ">")
+	add("maximum", "≤")
+	add("exclusiveMaximum", "<")
+	add("multipleOf", "multiple of")
+	add("minLength", "min length")
+	add("maxLength", "max length")
+	add("pattern", "pattern")
+	add("minItems", "min items")
+	add("maxItems", "max items")
+	if s["uniqueItems"] == true {
+		out = append(out, "unique items")
+	}
+	add("minProperties", "min properties")
+	add("maxProperties", "max properties")
+	if items, ok := s["items"].(map[string]any); ok {
+		for _, c := range constraints(items) {
+			out = append(out, "each: "+c)
+		}
+	}
+	return out
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// example builds arguments the tool accepts: every required property, from
+// its examples, default, enum, const or bounds. It is checked against the
+// tool's own plan.
+func (r *Registry) example(t *tool, in map[string]any) (json.RawMessage, error) {
+	v := exampleValue(in, in, 0)
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := t.plan.DecodeValue(raw); err != nil {
+		// Not every schema has an obvious valid instance (cross-field
+		// rules, patterns); say so rather than show a wrong example.
+		return json.RawMessage(`null`), nil
+	}
+	return raw, nil
+}
+
+func exampleValue(root, s map[string]any, depth int) any {
+	s = resolve(root, s)
+	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 {
+		return ex[0]
+	}
+	if d, ok := s["default"]; ok {
+		return d
+	}
+	if c, ok := s["const"]; ok {
+		return c
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	typ, _ := s["type"].(string)
+	switch typ {
+	case "object":
+		out := map[string]any{}
+		if depth > 8 {
+			return out
+		}
+		props, _ := s["properties"].(map[string]any)
+		rs, _ := s["required"].([]any)
+		for _, r := range rs {
+			if ps, ok := props[fmt.Sprint(r)].(map[string]any); ok {
+				out[fmt.Sprint(r)] = exampleValue(root, ps, depth+1)
+			}
+		}
+		return out
+	case "array":
+		n := 0
+		if m, ok := s["minItems"].(json.Number); ok {
+			k, _ := m.Int64()
+			n = int(k)
+		}
+		items, _ := s["items"].(map[string]any)
+		out := make([]any, 0, n)
+		for i := 0; i < n; i++ {
+			out = append(out, exampleValue(root, items, depth+1))
+		}
+		return out
+	case "integer", "number":
+		for _, k := range []string{"minimum", "maximum"} {
+			if m, ok := s[k].(json.Number); ok {
+				return m
+			}
+		}
+		if m, ok := s["exclusiveMinimum"].(json.Number); ok {
+			f, _ := m.Float64()
+			return f + 1
+		}
+		return 1
+	case "boolean":
+		return true
+	case "string":
+		switch s["format"] {
+		case "date-time":
+			return "2026-01-02T15:04:05Z"
+		case "date":
+			return "2026-01-02"
+		case "email":
+			return "ada@example.com"
+		case "uri":
+			return "https://example.com"
+		case "uuid":
+			return "123e4567-e89b-12d3-a456-426614174000"
+		case "ipv4":
+			return "192.0.2.1"
+		case "ipv6":
+			return "2001:db8::1"
+		case "hostname":
+			return "example.com"
+		}
+		n := 3
+		if m, ok := s["minLength"].(json.Number); ok {
+			k, _ := m.Int64()
+			n = max(n, int(k))
+		}
+		if m, ok := s["maxLength"].(json.Number); ok {
+			k, _ := m.Int64()
+			n = min(n, int(k))
+		}
+		return strings.Repeat("x", n)
+	}
+	return map[string]any{}
+}
+
+// WriteCatalogJSON writes the registry's catalog as indented JSON.
+func (r *Registry) WriteCatalogJSON(w io.Writer) error {
+	c, err := r.Catalog()
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(c)
+}
+
+// WriteMarkdown renders the registry's tools as Markdown: an index, then per
+// tool its title, description, hints, an argument table (types, required,
+// defaults, constraints), the result's shape and an example call.
+func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
+	c, err := r.Catalog()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if title != "" {
+		fmt.Fprintf(&b, "# %s\n\n", title)
+	}
+	b.WriteString("| Tool | Title | Hints |\n| --- | --- | --- |\n")
+	for _, t := range c.Tools {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, anchor(t.Name), cell(t.Title), hintsText(t.Hints))
+	}
+	for _, t := range c.Tools {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
+		if t.Title != "" {
+			fmt.Fprintf(&b, "**%s**\n\n", t.Title)
+		}
+		if t.Description != "" {
+			fmt.Fprintf(&b, "%s\n\n", t.Description)
+		}
+		fmt.Fprintf(&b, "Hints: %s.\n\n", hintsText(t.Hints))
+		if len(t.Arguments) == 0 {
+			b.WriteString("Arguments: none.\n\n")
+		} else {
+			b.WriteString("| Argument | Type | Required | Default | Constraints | Description |\n| --- | --- | --- | --- | --- | --- |\n")
+			for _, a := range t.Arguments {
+				writeRow(&b, a)
+			}
+			b.WriteString("\n")
+		}
+		if len(t.Result) > 0 {
+			b.WriteString("Result (`structuredContent`, also sent as JSON text):\n\n| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n")
+			for _, a := range t.Result {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), cell(a.Description))
+			}
+			b.WriteString("\n")
+		} else {
+			b.WriteString("Result: content blocks (no output schema).\n\n")
+		}
+		if string(t.Example) != "null" {
+			call, _ := json.Marshal(struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}{t.Name, t.Example})
+			fmt.Fprintf(&b, "Example call:\n\n```json\n%s\n```\n", call)
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+func writeRow(b *strings.Builder, a Argument) {
+	def := ""
+	if a.Default != nil {
+		def = "`" + jsonText(a.Default) + "`"
+	}
+	fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), def, cell(strings.Join(a.Constraints, "; ")), cell(a.Description))
+}
+
+func hintsText(h CatalogHints) string {
+	var parts []string
+	if h.ReadOnly {
+		parts = append(parts, "read-only")
+	} else {
+		if h.Destructive {
+			parts = append(parts, "destructive")
+		} else {
+			parts = append(parts, "additive")
+		}
+		if h.Idempotent {
+			parts = append(parts, "idempotent")
+		}
+	}
+	if h.OpenWorld {
+		parts = append(parts, "open world")
+	} else {
+		parts = append(parts, "closed world")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+func anchor(name string) string {
+	return strings.ToLower(strings.NewReplacer(".", "", " ", "-").Replace(name))
+}
+

@@ -1,0 +1,89 @@
+package mcptool_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+type catFilter struct {
+	From time.Time `json:"from" jsonschema_description:"Start of the range"`
+	Tags []string  `json:"tags,omitempty" validate:"omitempty,max=3,dive,min=2"`
+}
+
+type catArgs struct {
+	_       struct{}    `mcp:"title=Find events,readOnly"`
+	Query   string      `json:"query" jsonschema_description:"What to look for" validate:"required,min=2"`
+	Limit   int         `json:"limit,omitempty" jsonschema:"default=10" validate:"omitempty,min=1,max=100"`
+	Sort    string      `json:"sort,omitempty" validate:"omitempty,oneof=relevance date"`
+	Filters []catFilter `json:"filters,omitempty"`
+}
+
+type catEvent struct {
+	ID   string `json:"id" jsonschema_description:"Event id"`
+	Note string `json:"note,omitempty"`
+}
+
+func TestCatalog(t *testing.T) {
+	reg := mcptool.NewRegistry()
+	require.NoError(t, reg.Add("find_events", func(context.Context, catArgs) ([]catEvent, error) { return nil, nil },
+		mcptool.Description("Find events | pipes escaped.")))
+	require.NoError(t, reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Ping.")))
+	c, err := reg.Catalog()
+	require.NoError(t, err)
+	require.Len(t, c.Tools, 2)
+	fe := c.Tools[0]
+	assert.Equal(t, "find_events", fe.Name)
+	assert.Equal(t, mcptool.CatalogHints{ReadOnly: true, OpenWorld: true}, fe.Hints)
+	var paths []string
+	for _, a := range fe.Arguments {
+		paths = append(paths, a.Path)
+	}
+	assert.Equal(t, []string{"filters", "filters[].from", "filters[].tags", "limit", "query", "sort"}, paths)
+	byPath := map[string]mcptool.Argument{}
+	for _, a := range fe.Arguments {
+		byPath[a.Path] = a
+	}
+	assert.Equal(t, "integer", byPath["limit"].Type)
+	assert.Equal(t, json.Number("10"), byPath["limit"].Default)
+	assert.Equal(t, []string{"≥ 1", "≤ 100"}, byPath["limit"].Constraints)
+	assert.True(t, byPath["query"].Required)
+	assert.False(t, byPath["filters[].from"].Required, "required inside an optional array item is not required of the call")
+	assert.Equal(t, "string (date-time)", byPath["filters[].from"].Type)
+	assert.Equal(t, []string{"max items 3", "each: min length 2"}, byPath["filters[].tags"].Constraints)
+	assert.Equal(t, []string{`one of "relevance", "date"`}, byPath["sort"].Constraints)
+	// The example call is accepted by the tool.
+	assert.JSONEq(t, `{"query":"xxx"}`, string(fe.Example))
+	res, err := reg.Call(context.Background(), "find_events", fe.Example)
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+	var rpaths []string
+	for _, a := range fe.Result {
+		rpaths = append(rpaths, a.Path)
+	}
+	assert.Equal(t, []string{"result", "result[].id", "result[].note"}, rpaths)
+
+	var md bytes.Buffer
+	require.NoError(t, reg.WriteMarkdown(&md, "Tools"))
+	out := md.String()
+	assert.Contains(t, out, "# Tools\n")
+	assert.Contains(t, out, "| [`find_events`](#find_events) | Find events | read-only, open world |")
+	assert.Contains(t, out, "| `limit` | integer | no | `10` | ≥ 1; ≤ 100 |  |")
+	assert.Contains(t, out, "\nFind events | pipes escaped.\n")
+	assert.Contains(t, out, `{"name":"find_events","arguments":{"query":"xxx"}}`)
+	assert.Contains(t, out, "## ping\n\nPing.\n\nHints: destructive, open world.\n\nArguments: none.")
+
+	var js bytes.Buffer
+	require.NoError(t, reg.WriteCatalogJSON(&js))
+	var back mcptool.Catalog
+	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
+	assert.Equal(t, "ping", back.Tools[1].Name)
+	assert.JSONEq(t, `{"type":"object","additionalProperties":false}`, string(back.Tools[1].InputSchema))
+}
