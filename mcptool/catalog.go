@@ -472,4 +472,3 @@ func cell(s string) string {
 func anchor(name string) string {
 	return strings.ToLower(strings.NewReplacer(".", "", " ", "-").Replace(name))
 }
-
