@@ -36,11 +36,11 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in, err := decode(call.Arguments)
 		if err != nil {
-			return argumentsResult(name, err)
+			return argumentsResult(ctx, name, err)
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
-			return callError(err)
+			return callError(ctx, err)
 		}
 		return t.result(out)
 	}

@@ -92,3 +92,32 @@ type (
 	// Violation is one argument path and the rule it broke.
 	Violation = mcpreflect.Violation
 )
+
+// userError is an error whose text is meant for the model.
+type userError struct{ err error }
+
+func (e userError) Error() string { return e.err.Error() }
+func (e userError) Unwrap() error { return e.err }
+
+// UserError marks err as meant for the model: a tool that returns it (or an
+// error wrapping it) gets an isError result with its text. Other errors are
+// reported as "internal error (ref ...)" and logged, unless the registry
+// was built with [ExposeErrors]. UserError(nil) is nil.
+func UserError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return userError{err}
+}
+
+// Errorf formats an error meant for the model, like fmt.Errorf (%w works).
+func Errorf(format string, args ...any) error {
+	return userError{fmt.Errorf(format, args...)}
+}
+
+// IsUserError reports whether err is or wraps an error meant for the model:
+// one from [UserError] or [Errorf], or [ErrInputUnsupported].
+func IsUserError(err error) bool {
+	var ue userError
+	return errors.As(err, &ue) || errors.Is(err, ErrInputUnsupported)
+}

@@ -30,13 +30,21 @@ type toolConfig struct {
 	keepDefs       *bool
 	dialect        *bool
 	noOutputSchema bool
+	pol            policy
+	set            map[string]bool // the policies options set
 }
 
 type registryConfig struct {
-	keepDefs bool
-	dialect  bool
-	logger   *slog.Logger
-	stateKey []byte
+	keepDefs     bool
+	dialect      bool
+	logger       *slog.Logger
+	stateKey     []byte
+	maxArgBytes  int
+	maxDepth     int
+	middleware   []Middleware
+	exposeErrors bool
+	audit        *slog.Logger
+	auditArgs    bool
 }
 
 type toolOption func(*toolConfig)

@@ -38,6 +38,7 @@ var emptySet = &toolSet{byName: map[string]*tool{}}
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
+	r.cfg.maxArgBytes, r.cfg.maxDepth = DefaultMaxArgBytes, DefaultMaxDepth
 	for _, o := range opts {
 		o.applyRegistry(&r.cfg)
 	}
@@ -86,6 +87,7 @@ func (r *Registry) Add(name string, fn any, opts ...Option) error {
 }
 
 func (r *Registry) insert(t *tool) error {
+	t.handler = r.chain(t)
 	r.mu.Lock()
 	old := r.state.Load()
 	if _, dup := old.byName[t.name]; dup {
@@ -197,5 +199,6 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
 	}
-	return r.run(ctx, t, &Call{Name: name, Arguments: args})
+	cs := &callState{reg: r, tool: t}
+	return r.run(withCallState(ctx, cs), cs, &Call{Name: name, Arguments: args})
 }

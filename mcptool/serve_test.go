@@ -112,7 +112,8 @@ func contentTypesRegistry(t *testing.T) *mcptool.Registry {
 			mcptool.EmbeddedBlob("test://bin", "application/octet-stream", []byte{1, 2, 3}),
 		}, nil
 	}, mcptool.Description("Mixed content.")))
-	require.NoError(t, reg.Add("fail", func(context.Context) error { return errors.New("the disk is full") }, mcptool.Description("Fails.")))
+	require.NoError(t, reg.Add("fail", func(context.Context) error { return mcptool.Errorf("the disk is full") }, mcptool.Description("Fails.")))
+	require.NoError(t, reg.Add("leak", func(context.Context) error { return errors.New("dial tcp 10.0.0.7:5432: connection refused") }, mcptool.Description("Fails inside.")))
 	require.NoError(t, reg.Add("boom", func(context.Context) error { panic("kaboom") }, mcptool.Description("Panics.")))
 	return reg
 }
@@ -129,7 +130,7 @@ func TestServeToolsAndContent(t *testing.T) {
 		for _, tl := range lt.Tools {
 			names = append(names, tl.Name)
 		}
-		assert.Equal(t, []string{"boom", "fail", "mixed", "picture", "search", "sound", "text"}, names)
+		assert.Equal(t, []string{"boom", "fail", "leak", "mixed", "picture", "search", "sound", "text"}, names)
 		search := lt.Tools[slices.IndexFunc(lt.Tools, func(x *mcp.Tool) bool { return x.Name == "search" })]
 		in := search.InputSchema.(map[string]any)
 		assert.Equal(t, false, in["additionalProperties"])
@@ -181,6 +182,12 @@ func TestServeToolsAndContent(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, res.IsError)
 		assert.Equal(t, "the disk is full", res.Content[0].(*mcp.TextContent).Text)
+
+		// an error not meant for the model is masked
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "leak"})
+		require.NoError(t, err)
+		assert.True(t, res.IsError)
+		assert.Regexp(t, `^internal error \(ref [0-9a-f]{12}\)$`, res.Content[0].(*mcp.TextContent).Text)
 
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "boom"})
 		require.NoError(t, err)

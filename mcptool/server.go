@@ -119,7 +119,7 @@ func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
 			return nil, err
 		}
 		ctx = withCallState(ctx, cs)
-		res, err := r.run(ctx, t, &Call{Name: t.name, Arguments: req.Params.Arguments, Request: req})
+		res, err := r.run(ctx, cs, &Call{Name: t.name, Arguments: req.Params.Arguments, Request: req})
 		if pending := cs.pendingRequests(); pending != nil {
 			return r.inputRequired(cs, pending)
 		}

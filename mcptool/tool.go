@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -28,12 +29,14 @@ type Call struct {
 
 // tool is one registered tool.
 type tool struct {
-	name   string
-	def    *mcp.Tool
-	plan   *mcpreflect.Plan
-	out    *mcpreflect.Output
-	noOut  bool
-	invoke func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
+	name    string
+	def     *mcp.Tool
+	plan    *mcpreflect.Plan
+	out     *mcpreflect.Output
+	noOut   bool
+	pol     policy
+	invoke  Handler // decode, call, marshal
+	handler Handler // invoke inside the policies and middleware
 }
 
 // newTool resolves the options and schemas shared by both registration paths.
@@ -41,7 +44,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	var cfg toolConfig
+	cfg := toolConfig{set: map[string]bool{}}
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
@@ -70,8 +73,9 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if err := hints.Check(); err != nil {
 		return nil, defErr(fmt.Errorf("annotation options: %w", err))
 	}
-	if len(plan.Policies) > 0 {
-		return nil, defErr(&mcpreflect.DefinitionError{Type: plan.Type.String(), Field: "_", Tag: "mcp", Msg: fmt.Sprintf("key %q is not supported by this registry", plan.Policies[0].Key)})
+	pol, err := r.resolvePolicy(plan.Type.String(), plan.Policies, &cfg, hints)
+	if err != nil {
+		return nil, defErr(err)
 	}
 	def := &mcp.Tool{
 		Name:        name,
@@ -83,7 +87,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if output.Structured() && !cfg.noOutputSchema {
 		def.OutputSchema = output.SchemaJSON
 	}
-	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema}, nil
+	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.
@@ -96,15 +100,15 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	if err != nil {
 		return nil, err
 	}
-	plan := t.plan
+	plan, depth := t.plan, t.pol.maxDepth
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in := reflect.New(plan.Type)
-		if err := plan.Decode(call.Arguments, in.UnsafePointer()); err != nil {
-			return argumentsResult(name, err)
+		if err := plan.DecodeDepth(call.Arguments, in.UnsafePointer(), depth); err != nil {
+			return argumentsResult(ctx, name, err)
 		}
 		out, err := f.Call(ctx, in)
 		if err != nil {
-			return callError(err)
+			return callError(ctx, err)
 		}
 		return t.result(out)
 	}
@@ -139,21 +143,33 @@ func (e internalErr) Unwrap() error { return e.err }
 
 // argumentsResult turns a decode error into an isError result, or a protocol
 // error for malformed JSON.
-func argumentsResult(name string, err error) (*mcp.CallToolResult, error) {
+func argumentsResult(ctx context.Context, name string, err error) (*mcp.CallToolResult, error) {
 	var se *mcpreflect.SyntaxError
 	if errors.As(err, &se) {
 		return nil, &Error{Code: CodeMalformedArguments, Tool: name, Err: err}
 	}
-	return ErrorResult(err.Error()), nil
+	return refuse(ctx, "invalid_arguments", err.Error())
 }
 
-// callError turns an error returned by a tool function into its result: an
-// isError result with its text, or, for a *jsonrpc.Error, that protocol error.
-func callError(err error) (*mcp.CallToolResult, error) {
+// callError turns an error returned by a tool function into its result: a
+// *jsonrpc.Error stays a protocol error; an error meant for the model (see
+// [UserError]) is an isError result with its text; anything else is an
+// internal error, masked by run unless the registry exposes errors.
+func callError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	if je, ok := protocolError(err); ok {
 		return nil, je
 	}
-	return ErrorResult(err.Error()), nil
+	if errors.Is(err, ErrInputRequired) {
+		return nil, err
+	}
+	cs := stateFrom(ctx)
+	if IsUserError(err) || (cs != nil && cs.reg.cfg.exposeErrors) {
+		return refuse(ctx, "tool_error", err.Error())
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return refuse(ctx, "cancelled", "the call was cancelled before the tool finished")
+	}
+	return nil, internalErr{err}
 }
 
 // ErrorResult returns a result with IsError set and msg as its text.
@@ -161,18 +177,47 @@ func ErrorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }
 
-// run calls a tool, turning panics and internal errors into isError results
-// that carry only a reference ID; the details go to the registry's logger.
-func (r *Registry) run(ctx context.Context, t *tool, call *Call) (res *mcp.CallToolResult, err error) {
+// run calls a tool through its handler chain, turning panics and internal
+// errors into isError results that carry only a reference ID (the details go
+// to the registry's logger), and writes the audit record.
+func (r *Registry) run(ctx context.Context, cs *callState, call *Call) (res *mcp.CallToolResult, err error) {
+	t := cs.tool
+	var start time.Time
+	if r.cfg.audit != nil {
+		start = time.Now()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			res, err = r.internal(ctx, t.name, fmt.Errorf("panic: %v", p), debug.Stack()), nil
+			cs.setOutcome("internal_error")
+		}
+		if r.cfg.audit != nil {
+			r.auditCall(ctx, cs, call, start, res, err)
 		}
 	}()
-	res, err = t.invoke(ctx, call)
+	res, err = t.handler(ctx, call)
 	var ie internalErr
-	if errors.As(err, &ie) {
+	var pe panicErr
+	switch {
+	case errors.As(err, &pe):
+		cs.setOutcome("internal_error")
+		return r.internal(ctx, t.name, pe, pe.stack), nil
+	case errors.As(err, &ie):
+		cs.setOutcome("internal_error")
 		return r.internal(ctx, t.name, ie.err, nil), nil
+	case err != nil && errors.Is(err, ErrInputRequired):
+		cs.setOutcome("input_required")
+		if cs.pendingRequests() == nil {
+			// Not from this call's Ask: a bug in the tool.
+			return r.internal(ctx, t.name, err, nil), nil
+		}
+		return ErrorResult("waiting for input"), nil
+	case err != nil:
+		cs.setOutcome("protocol_error")
+	case res != nil && res.IsError:
+		cs.setOutcome("tool_error")
+	default:
+		cs.setOutcome("ok")
 	}
 	return res, err
 }
