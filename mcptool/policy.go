@@ -223,7 +223,9 @@ func (r *Registry) resolvePolicy(typeName string, items []annotations.Item, cfg 
 		p.maxDepth = o.maxDepth
 	}
 	p.middleware = o.middleware
-	fail := func(msg string) error { return &mcpreflect.DefinitionError{Type: typeName, Field: "_", Tag: "mcp", Msg: msg} }
+	fail := func(msg string) error {
+		return &mcpreflect.DefinitionError{Type: typeName, Field: "_", Tag: "mcp", Msg: msg}
+	}
 	switch {
 	case p.timeout < 0:
 		return p, fail("timeout must not be negative")
