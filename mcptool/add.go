@@ -16,6 +16,9 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	if fn == nil {
 		return r.Add(name, fn, opts...)
 	}
+	if reflect.TypeFor[Out]() == reflect.TypeFor[error]() {
+		return &Error{Code: CodeInvalidDefinition, Tool: name, Err: &DefinitionError{Type: reflect.TypeOf(fn).String(), Msg: "the first result must not be error: want func(ctx, In) (Out, error)"}}
+	}
 	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
 	if err != nil {
 		return err

@@ -24,9 +24,21 @@
 // [Registry.Call] returns a non-nil error only for protocol errors: an unknown
 // tool or arguments that are not JSON (an [*Error] with a [Code]). Everything
 // the model can act on is a result with IsError set: arguments that break the
-// schema (every offending path and rule listed at once), an error returned by
-// the function, or a panic (reported as "internal error (ref ...)", with the
-// details logged, never shown to the model).
+// schema (every offending path and rule listed at once), a policy refusal
+// (rate limit, timeout, missing confirmation), or an error the tool returned
+// marked for the model with [UserError] or [Errorf]. Any other error, and any
+// panic, is reported as "internal error (ref ...)", with the details logged
+// under the same reference and never shown to the model ([ExposeErrors]
+// turns the masking off). A tool that returns a *jsonrpc.Error makes the call
+// that protocol error.
+//
+// # Policies
+//
+// The `mcp` tag and options set per-tool runtime policies: timeout=,
+// rate= and burst=, sessionRate=, concurrency=, confirm, maxArgBytes= and
+// maxDepth= (see [Timeout], [RateLimit], [SessionRateLimit],
+// [MaxConcurrency], [Confirm], [MaxArgBytes], [MaxDepth]); [Use] adds
+// middleware of your own and [Audit] logs every call.
 //
 // # Results
 //

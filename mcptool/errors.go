@@ -77,7 +77,7 @@ func (e *Error) publicMessage() string {
 // CodeOf returns the code of err if it is or wraps an [*Error], and 0 otherwise.
 func CodeOf(err error) Code {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e.Code
 	}
 	return 0

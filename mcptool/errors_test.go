@@ -480,3 +480,15 @@ func TestErrorResult(t *testing.T) {
 	require.NoError(t, r.Add("t", func() (*mcp.CallToolResult, error) { return mcptool.ErrorResult("nope"), nil }))
 	assert.Equal(t, "nope", regFail(t, r, "t", ""))
 }
+
+func TestCodeOfTypedNil(t *testing.T) {
+	var e *mcptool.Error
+	assert.Equal(t, mcptool.Code(0), mcptool.CodeOf(e))
+}
+
+func TestGenericAddRejectsErrorResult(t *testing.T) {
+	err := mcptool.Add(mcptool.NewRegistry(), "t", func(context.Context, struct{}) (error, error) { return nil, nil })
+	require.Error(t, err)
+	assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
+	assert.Contains(t, err.Error(), "the first result must not be error")
+}

@@ -1,0 +1,141 @@
+package safety_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/safety"
+)
+
+func TestRoot(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(base, "secret.txt")
+	require.NoError(t, os.WriteFile(outside, []byte("top secret"), 0o600))
+	r, err := safety.OpenRoot(filepath.Join(base, "data"))
+	require.NoError(t, err)
+	defer r.Close()
+
+	require.NoError(t, r.WriteFile("notes/a.txt", []byte("hello")))
+	b, err := r.ReadFile("notes/a.txt", 0)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", string(b))
+	b, err = r.ReadFile("./notes/../notes/a.txt", 0)
+	require.NoError(t, err, "a .. that stays inside is fine")
+	assert.Equal(t, "hello", string(b))
+
+	require.NoError(t, os.Symlink(outside, filepath.Join(r.Dir(), "escape")))
+	require.NoError(t, os.Symlink("notes/a.txt", filepath.Join(r.Dir(), "inside")))
+	b, err = r.ReadFile("inside", 0)
+	require.NoError(t, err, "a symlink that stays inside is fine")
+	assert.Equal(t, "hello", string(b))
+
+	for name, want := range map[string]string{
+		"../secret.txt":           `"../secret.txt" leaves the data directory`,
+		"notes/../../secret.txt":  `leaves the data directory`,
+		outside:                   `is absolute`,
+		"escape":                  `leads out of the data directory (symlink)`,
+		"nul\x00.txt":             `contains a NUL byte`,
+		"missing.txt":             `"missing.txt" does not exist`,
+		"notes/../../data/../..x": `leaves the data directory`,
+	} {
+		_, err := r.ReadFile(name, 0)
+		require.Error(t, err, name)
+		assert.Contains(t, err.Error(), want, name)
+		assert.True(t, mcptool.IsUserError(err), "the model may read: %v", err)
+	}
+	_, err = r.ReadFile("notes/a.txt", 3)
+	assert.ErrorContains(t, err, "larger than 3 bytes")
+	assert.ErrorIs(t, r.Remove("."), safety.ErrOutsideRoot)
+	assert.ErrorIs(t, r.Remove("../secret.txt"), safety.ErrOutsideRoot)
+	require.NoError(t, r.Remove("notes/a.txt"))
+	_, err = r.Stat("notes/a.txt")
+	assert.ErrorContains(t, err, "does not exist")
+	_, err = os.Stat(outside)
+	require.NoError(t, err, "nothing outside was touched")
+}
+
+func TestRunner(t *testing.T) {
+	run, err := safety.NewRunner([]string{"echo", "sleep", "seq", "sh"}, safety.RunnerOptions{Timeout: 300 * time.Millisecond, MaxOutput: 100})
+	require.NoError(t, err)
+	ctx := context.Background()
+	res, err := run.Run(ctx, "echo", "hello", "$(id)", "; rm -rf /", "`whoami`", "|cat")
+	require.NoError(t, err)
+	assert.Equal(t, "hello $(id) ; rm -rf / `whoami` |cat\n", res.Stdout, "no shell: metacharacters are literal")
+
+	_, err = run.Run(ctx, "rm", "-rf", "/")
+	require.ErrorIs(t, err, safety.ErrNotAllowed)
+	assert.Contains(t, err.Error(), `"rm" (allowed: echo, seq, sh, sleep)`)
+	assert.True(t, mcptool.IsUserError(err))
+	_, err = run.Run(ctx, "/bin/echo", "x")
+	require.ErrorIs(t, err, safety.ErrNotAllowed)
+	_, err = run.Run(ctx, "echo", "a\x00b")
+	require.ErrorContains(t, err, "NUL")
+
+	res, err = run.Run(ctx, "seq", "1", "100000")
+	require.NoError(t, err)
+	assert.True(t, res.Truncated)
+	assert.Len(t, res.Stdout, 100)
+
+	start := time.Now()
+	res, err = run.Run(ctx, "sleep", "5")
+	require.NoError(t, err)
+	assert.True(t, res.TimedOut)
+	assert.Less(t, time.Since(start), 3*time.Second)
+
+	res, err = run.Run(ctx, "sh", "-c", "echo oops >&2; exit 3")
+	require.NoError(t, err)
+	assert.Equal(t, 3, res.ExitCode)
+	assert.Equal(t, "oops\n", res.Stderr)
+
+	_, err = safety.NewRunner([]string{"/bin/ls"}, safety.RunnerOptions{})
+	assert.ErrorContains(t, err, "give a program name, not a path")
+	_, err = safety.NewRunner([]string{"no-such-program-xyz"}, safety.RunnerOptions{})
+	assert.Error(t, err)
+}
+
+func TestURLPolicy(t *testing.T) {
+	ctx := context.Background()
+	p := safety.URLPolicy{}
+	for raw, want := range map[string]string{
+		"http://93.184.216.34/":          `scheme "http"`,
+		"https://127.0.0.1/":             "non-public address 127.0.0.1",
+		"https://10.1.2.3/x":             "non-public address 10.1.2.3",
+		"https://169.254.169.254/":       "non-public address 169.254.169.254",
+		"https://[::1]/":                 "non-public address ::1",
+		"https://[::ffff:127.0.0.1]":     "non-public address",
+		"https://user:pw@93.184.216.34/": "credentials",
+		"file:///etc/passwd":             `scheme "file"`,
+		"https:///nohost":                "has no host",
+	} {
+		_, err := p.Check(ctx, raw)
+		require.Error(t, err, raw)
+		assert.True(t, errors.Is(err, safety.ErrForbiddenURL), raw)
+		assert.Contains(t, err.Error(), want, raw)
+	}
+	u, err := p.Check(ctx, "https://93.184.216.34/path")
+	require.NoError(t, err)
+	assert.Equal(t, "/path", u.Path)
+
+	// The connection itself is checked: a loopback server is refused
+	// unless private addresses are allowed.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok")) }))
+	defer srv.Close()
+	_, err = safety.URLPolicy{Schemes: []string{"http"}}.HTTPClient(time.Second).Get(srv.URL)
+	require.Error(t, err)
+	assert.True(t, strings.Contains(err.Error(), "non-public address 127.0.0.1"), err.Error())
+	resp, err := safety.URLPolicy{Schemes: []string{"http"}, AllowPrivate: true}.HTTPClient(time.Second).Get(srv.URL)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+}
