@@ -25,8 +25,8 @@ func (r *Registry) auditCall(ctx context.Context, cs *callState, call *Call, sta
 	outcome := cs.outcome
 	cs.mu.Unlock()
 	session := ""
-	if cs.req != nil && cs.req.Session != nil {
-		session = cs.req.Session.ID()
+	if cs.peer != nil {
+		session = cs.peer.SessionID()
 	}
 	attrs := []slog.Attr{
 		slog.String("tool", call.Name),

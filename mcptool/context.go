@@ -15,7 +15,8 @@ import (
 type callState struct {
 	reg  *Registry
 	tool *tool
-	req  *mcp.CallToolRequest
+	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
+	peer Peer                 // the client end; nil for direct calls
 
 	mu           sync.Mutex
 	lastProgress float64
@@ -72,10 +73,10 @@ func Session(ctx context.Context) *mcp.ServerSession {
 // greater than the last one sent is dropped. total is 0 when unknown.
 func Progress(ctx context.Context, progress, total float64, message string) {
 	cs := stateFrom(ctx)
-	if cs == nil || cs.req == nil || cs.req.Session == nil {
+	if cs == nil || cs.peer == nil {
 		return
 	}
-	tok := cs.req.Params.GetProgressToken()
+	tok := cs.peer.ProgressToken()
 	if tok == nil {
 		return
 	}
@@ -86,10 +87,7 @@ func Progress(ctx context.Context, progress, total float64, message string) {
 	}
 	cs.lastProgress, cs.progressSent = progress, true
 	cs.mu.Unlock()
-	err := cs.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-		ProgressToken: tok, Progress: progress, Total: total, Message: message,
-	})
-	if err != nil {
+	if err := cs.peer.NotifyProgress(ctx, tok, progress, total, message); err != nil {
 		cs.reg.cfg.logger.DebugContext(ctx, "mcptool: progress not delivered", "tool", cs.tool.name, "err", err)
 	}
 }
@@ -109,11 +107,14 @@ func Log(ctx context.Context) *slog.Logger {
 	if cs.logger != nil {
 		return cs.logger
 	}
-	if cs.req == nil || cs.req.Session == nil {
+	var inner slog.Handler
+	if cs.peer != nil {
+		inner = cs.peer.LogHandler(ctx, cs.tool.name)
+	}
+	if inner == nil {
 		cs.logger = cs.reg.cfg.logger.With("tool", cs.tool.name)
 		return cs.logger
 	}
-	inner := mcp.NewLoggingHandler(cs.req.Session, &mcp.LoggingHandlerOptions{LoggerName: cs.tool.name})
 	cs.logger = slog.New(boundHandler{inner: inner, ctx: ctx})
 	return cs.logger
 }

@@ -52,26 +52,18 @@ const modernVersion = "2026-07-28"
 // schema is asked again.
 func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMap, error) {
 	cs := stateFrom(ctx)
-	if cs == nil || cs.req == nil || cs.req.Session == nil {
+	if cs == nil || cs.peer == nil {
 		return nil, fmt.Errorf("%w: the tool was not called through an MCP session", ErrInputUnsupported)
 	}
 	keys := slices.Sorted(maps.Keys(requests))
-	modern := isModern(cs.req)
-	caps := cs.req.ClientCapabilities()
-	if !modern {
-		ip := cs.req.Session.InitializeParams()
-		if ip == nil || ip.ProtocolVersion >= modernVersion {
-			return nil, fmt.Errorf("%w: this session cannot carry requests from the server", ErrInputUnsupported)
-		}
-		caps = ip.Capabilities
-	}
-	for _, k := range keys {
-		if err := capable(caps, requests[k]); err != nil {
-			return nil, fmt.Errorf("%w (%s)", err, k)
-		}
-	}
 	out := mcp.InputResponseMap{}
-	if modern {
+	if cs.req != nil && isModern(cs.req) {
+		caps := cs.req.ClientCapabilities()
+		for _, k := range keys {
+			if err := capable(caps, requests[k]); err != nil {
+				return nil, fmt.Errorf("%w (%s)", err, k)
+			}
+		}
 		missing := mcp.InputRequestMap{}
 		for _, k := range keys {
 			if resp, ok := cs.answer(k, requests[k]); ok {
@@ -87,8 +79,11 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 		return nil, ErrInputRequired
 	}
 	for _, k := range keys {
-		resp, err := askLegacy(ctx, cs.req.Session, requests[k])
+		resp, err := cs.peer.Ask(ctx, requests[k])
 		if err != nil {
+			if errors.Is(err, ErrInputUnsupported) {
+				return nil, fmt.Errorf("%w (%s)", err, k)
+			}
 			return nil, fmt.Errorf("mcptool: input request %q: %w", k, err)
 		}
 		out[k] = resp
@@ -260,7 +255,7 @@ func (cs *callState) pendingRequests() mcp.InputRequestMap {
 // input-required result, the answers sealed into requestState and those the
 // client sent now.
 func (r *Registry) newCallState(t *tool, req *mcp.CallToolRequest) (*callState, error) {
-	cs := &callState{reg: r, tool: t, req: req}
+	cs := &callState{reg: r, tool: t, req: req, peer: sdkPeer{req}}
 	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 {
 		return cs, nil
 	}

@@ -331,28 +331,31 @@ func retryIn(l *rate.Limiter) time.Duration {
 // sessionLimiters keeps one limiter per live session.
 type sessionLimiters struct {
 	mu  sync.Mutex
-	m   map[*mcp.ServerSession]*rate.Limiter
+	m   map[string]*rate.Limiter
 	r   rate.Limit
 	b   int
 	ops int
 }
 
 func sessionRateStage(r rate.Limit, burst int, next Handler) Handler {
-	sl := &sessionLimiters{m: map[*mcp.ServerSession]*rate.Limiter{}, r: r, b: burst}
+	sl := &sessionLimiters{m: map[string]*rate.Limiter{}, r: r, b: burst}
 	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		ss := Session(ctx)
-		if ss == nil || ss.ID() == "" && call.Request != nil && call.Request.Extra != nil {
+		var id string
+		if cs := stateFrom(ctx); cs != nil && cs.peer != nil {
+			id = cs.peer.SessionID()
+		}
+		if id == "" {
 			// No session (direct call, or stateless HTTP): per-tool limits only.
 			return next(ctx, call)
 		}
-		if l := sl.get(ss); !l.Allow() {
+		if l := sl.get(id); !l.Allow() {
 			return refuse(ctx, "rate_limited", fmt.Sprintf("rate limit exceeded for tool %s in this session: retry in %s", call.Name, retryIn(l)))
 		}
 		return next(ctx, call)
 	}
 }
 
-func (sl *sessionLimiters) get(ss *mcp.ServerSession) *rate.Limiter {
+func (sl *sessionLimiters) get(ss string) *rate.Limiter {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	l, ok := sl.m[ss]

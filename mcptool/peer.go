@@ -1,0 +1,105 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
+
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Peer is the client end of one tool call, as a transport sees it. mcpgen's
+// go-sdk serving implements it; an adapter that serves a registry on another
+// MCP library implements it too and calls [Registry.Invoke]. The context
+// helpers ([Progress], [Log], [Ask], ...) reach the client through it.
+type Peer interface {
+	// SessionID identifies the client session for per-session policies
+	// and the audit log, "" when the transport has no sessions.
+	SessionID() string
+	// ProgressToken is the call's progress token, nil when it has none.
+	ProgressToken() any
+	// NotifyProgress sends notifications/progress for token.
+	NotifyProgress(ctx context.Context, token any, progress, total float64, message string) error
+	// LogHandler returns a handler whose records reach the client as
+	// notifications/message from the named logger, at the level the client
+	// asked for; nil when the transport cannot log to the client.
+	LogHandler(ctx context.Context, name string) slog.Handler
+	// Ask sends one input request (elicitation, sampling, roots) to the
+	// client and waits for its answer: *mcp.ElicitResult,
+	// *mcp.CreateMessageWithToolsResult or *mcp.ListRootsResult. It returns
+	// an error wrapping [ErrInputUnsupported] when the client cannot answer.
+	Ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error)
+}
+
+// Invoke calls the named tool on behalf of a transport adapter: like
+// [Registry.Call], with peer as the client end for the context helpers.
+func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
+	t, ok := r.state.Load().byName[name]
+	if !ok {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
+	}
+	cs := &callState{reg: r, tool: t, peer: peer}
+	return r.run(withCallState(ctx, cs), cs, &Call{Name: name, Arguments: args})
+}
+
+// Watch calls fn after every change of the registry's tools (Add, Remove)
+// until stop is called. Adapters use it to send list_changed notifications.
+func (r *Registry) Watch(fn func()) (stop func()) {
+	_, stop = r.subscribe(func([]*tool, []string) { fn() })
+	return stop
+}
+
+// sdkPeer is the go-sdk request of a call.
+type sdkPeer struct{ req *mcp.CallToolRequest }
+
+func (p sdkPeer) SessionID() string {
+	ss := p.req.Session
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	if p.req.Extra != nil {
+		return "" // stateless HTTP: a throw-away session per request
+	}
+	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
+}
+
+func (p sdkPeer) ProgressToken() any { return p.req.Params.GetProgressToken() }
+
+func (p sdkPeer) NotifyProgress(ctx context.Context, token any, progress, total float64, message string) error {
+	if p.req.Session == nil {
+		return nil
+	}
+	return p.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+		ProgressToken: token, Progress: progress, Total: total, Message: message,
+	})
+}
+
+func (p sdkPeer) LogHandler(_ context.Context, name string) slog.Handler {
+	if p.req.Session == nil {
+		return nil
+	}
+	return mcp.NewLoggingHandler(p.req.Session, &mcp.LoggingHandlerOptions{LoggerName: name})
+}
+
+// Ask sends a request on a 2025-era session. (2026-07-28 requests never get
+// here: they answer with input-required results instead.)
+func (p sdkPeer) Ask(ctx context.Context, r mcp.InputRequest) (mcp.InputResponse, error) {
+	ss := p.req.Session
+	if ss == nil {
+		return nil, fmt.Errorf("%w: no session", ErrInputUnsupported)
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.ProtocolVersion >= modernVersion {
+		return nil, fmt.Errorf("%w: this session cannot carry requests from the server", ErrInputUnsupported)
+	}
+	if err := capable(ip.Capabilities, r); err != nil {
+		return nil, err
+	}
+	return askLegacy(ctx, ss, r)
+}
