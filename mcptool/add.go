@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Add registers fn as the tool name, like [Registry.Add], with the function's
@@ -22,6 +24,9 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
 	if err != nil {
 		return err
+	}
+	if t.def.Description == "" {
+		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
 	}
 	plan := t.plan
 	decode := func(args []byte) (In, error) {

@@ -137,7 +137,11 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 			continue
 		}
 		name := cfg.prefix + SnakeCase(m.Name)
-		tl, err := r.newReflectTool(name, v.Method(i).Interface(), cfg.perMethod[m.Name])
+		mopts := cfg.perMethod[m.Name]
+		if doc := mcpreflect.MethodDoc(t, m.Name); doc != "" {
+			mopts = append([]Option{Description(doc)}, mopts...) // an explicit Description wins
+		}
+		tl, err := r.newReflectTool(name, v.Method(i).Interface(), mopts)
 		if err != nil {
 			var de *mcpreflect.DefinitionError
 			if errors.As(err, &de) && de.Field == "" && de.Type == v.Method(i).Type().String() {

@@ -100,6 +100,9 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	if err != nil {
 		return nil, err
 	}
+	if t.def.Description == "" {
+		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
+	}
 	plan, depth := t.plan, t.pol.maxDepth
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in := reflect.New(plan.Type)

@@ -31,6 +31,9 @@ type Plan struct {
 	Hints annotations.Hints
 	// Policies are the non-hint items of the type's `mcp` tag, in order.
 	Policies []annotations.Item
+	// Generated reports that the plan came from generated data (cmd/mcpgen)
+	// rather than from reflection over the type's tags.
+	Generated bool
 
 	root decoder
 }
@@ -64,9 +67,14 @@ func PlanFor(t reflect.Type, opts Options) (*Plan, error) {
 			return p.(*Plan), nil
 		}
 	}
-	p, err := buildPlan(t, opts)
+	p, err := generatedPlan(t, opts)
 	if err != nil {
 		return nil, err
+	}
+	if p == nil {
+		if p, err = buildPlan(t, opts); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Comments == nil {
 		actual, _ := plans.LoadOrStore(key, p)
@@ -75,32 +83,53 @@ func PlanFor(t reflect.Type, opts Options) (*Plan, error) {
 	return p, nil
 }
 
+// buildPlan derives the plan of t by reflection over its tags, using the
+// doc comments of generated data when the options supply none.
 func buildPlan(t reflect.Type, opts Options) (*Plan, error) {
+	if opts.Comments == nil {
+		opts.Comments = generatedComments
+	}
+	return newBuilder(t, opts, false).plan(t)
+}
+
+// plan derives the schema of t and compiles its plan.
+func (b *builder) plan(t reflect.Type) (*Plan, error) {
 	if t.Kind() != reflect.Struct || isSpecialStruct(t) {
 		return nil, &DefinitionError{Type: typeString(t), Msg: "the argument type must be a struct: a tool's arguments are a JSON object with named properties"}
 	}
-	b := newBuilder(t, opts, false)
 	s, err := b.structSchema(t)
 	if err != nil {
 		return nil, err
 	}
+	s = b.finish(s)
+	p, err := b.compilePlan(t, s)
+	if err != nil {
+		return nil, err
+	}
+	if p.SchemaJSON, err = json.Marshal(p.Schema); err != nil {
+		return nil, fmt.Errorf("mcpreflect: marshal schema of %s: %w", t, err)
+	}
+	return p, nil
+}
+
+// compilePlan compiles the decoder of t from what the builder knows of its
+// struct types (derived by reflection, or read from generated data) and the
+// root schema s.
+func (b *builder) compilePlan(t reflect.Type, s *jsonschema.Schema) (*Plan, error) {
 	dec, err := b.structDecFor(t)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Type: t, root: dec}
+	p := &Plan{Type: t, root: dec, Schema: s}
 	if meta := b.structs[t].meta; meta != nil {
 		if err := p.parseMeta(meta.tag); err != nil {
 			return nil, err
 		}
 	}
-	p.Schema = b.finish(s)
-	if p.SchemaJSON, err = json.Marshal(p.Schema); err != nil {
-		return nil, fmt.Errorf("mcpreflect: marshal schema of %s: %w", t, err)
-	}
-	if hasUncompiled(p.Schema) {
-		// Keywords on the root itself (allOf, if/then/else, ... from a
-		// JSONSchemaExtend method) are checked by the full validator.
+	if hasUncompiled(p.Schema) || b.uncompiledFor(t, p.Schema) {
+		// Keywords on the root itself (allOf, if/then/else, minProperties,
+		// ... from a JSONSchemaExtend method) are checked by the full
+		// validator.
 		gen, err := b.resolveGeneric(p.Schema)
 		if err != nil {
 			return nil, &DefinitionError{Type: typeString(t), Msg: "schema: " + err.Error(), Err: err}
@@ -112,22 +141,56 @@ func buildPlan(t reflect.Type, opts Options) (*Plan, error) {
 
 // finish attaches $defs and the dialect to a root schema.
 func (b *builder) finish(s *jsonschema.Schema) *jsonschema.Schema {
-	if s.Properties != nil && s.Properties.Len() == 0 {
-		s.Properties = nil
-	}
 	if len(b.defs) > 0 {
-		s.Definitions = jsonschema.Definitions{}
+		defs := jsonschema.Definitions{}
 		for k, v := range b.defs {
-			if v.Properties != nil && v.Properties.Len() == 0 {
-				v.Properties = nil
+			if v == s {
+				v = cloneSchema(v) // a recursive root: its own copy in $defs
 			}
-			s.Definitions[k] = v
+			defs[k] = v
 		}
+		s.Definitions = defs
 	}
+	tidy(s, map[*jsonschema.Schema]bool{})
 	if b.opts.DeclareDialect {
 		s.Version = Dialect
 	}
 	return s
+}
+
+// tidy makes a schema tree publishable: a struct without fields has no
+// "properties", and an empty schema is written {} (invopop/jsonschema would
+// write true, a boolean schema some clients reject).
+func tidy(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
+	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.Properties != nil && s.Properties.Len() == 0 {
+		s.Properties = nil
+	}
+	if reflect.DeepEqual(s, &jsonschema.Schema{}) {
+		s.Extras = map[string]any{} // not DeepEqual to the empty schema: marshals as {}
+	}
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			tidy(p.Value, seen)
+		}
+	}
+	for _, x := range []*jsonschema.Schema{s.Items, s.AdditionalProperties, s.PropertyNames, s.Not,
+		s.If, s.Then, s.Else, s.Contains, s.ContentSchema} {
+		tidy(x, seen)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+		for _, x := range list {
+			tidy(x, seen)
+		}
+	}
+	for _, m := range []map[string]*jsonschema.Schema{s.Definitions, s.PatternProperties, s.DependentSchemas} {
+		for _, x := range m {
+			tidy(x, seen)
+		}
+	}
 }
 
 func (p *Plan) parseMeta(tag string) error {

@@ -89,6 +89,13 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		o.kind = outDynamic
 	default:
 		o.kind = outStructured
+		if g, ok := generatedOutput(t, opts); ok {
+			o.Schema, o.SchemaJSON, o.Wrapped = g.Output, json.RawMessage(g.OutputJSON), g.OutputWrapped
+			return o, nil
+		}
+		if opts.Comments == nil {
+			opts.Comments = generatedComments
+		}
 		b := newBuilder(baseType(t), opts, true)
 		s, err := b.schemaFor(t)
 		if err != nil {

@@ -245,6 +245,11 @@ func (b *builder) structSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		return &jsonschema.Schema{Ref: "#/$defs/" + b.nameOf(t)}, nil
 	}
 	if t == b.root {
+		if info.recursive {
+			// The root refers to itself through $defs; finish publishes a
+			// copy of it there.
+			b.defs[b.nameOf(t)] = info.schema
+		}
 		return info.schema, nil
 	}
 	return cloneSchema(info.schema), nil
@@ -366,7 +371,9 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				if !sf.IsExported() {
 					continue
 				}
-			} else if !sf.IsExported() {
+			} else if !sf.IsExported() && !(sf.Anonymous && baseType(ft).Kind() == reflect.Struct) {
+				// encoding/json keeps an embedded struct of an unexported
+				// type that has a json name, as a named property.
 				continue
 			}
 			if jt.asString {
@@ -447,7 +454,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
 	}
 	if b.opts.Comments != nil {
-		if c := b.opts.Comments(owner, f.goName); c != "" {
+		if c := b.opts.Comments(declaringField(owner, f.index)); c != "" {
 			s.Description = c
 		}
 	}
@@ -656,7 +663,19 @@ func applyKeyword(s *jsonschema.Schema, t reflect.Type, it schemaItem, output bo
 				s.Default = v
 			}
 		case "example":
-			s.Examples = append(s.Examples, v)
+			if kind == "array" {
+				// Like default=, example= on an array lists the items of
+				// one example array.
+				if n := len(s.Examples); n > 0 {
+					if arr, ok := s.Examples[n-1].([]any); ok {
+						s.Examples[n-1] = append(arr, v)
+						break
+					}
+				}
+				s.Examples = append(s.Examples, []any{v})
+			} else {
+				s.Examples = append(s.Examples, v)
+			}
 		}
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
 		if kind != "integer" && kind != "number" {
@@ -672,8 +691,10 @@ func applyKeyword(s *jsonschema.Schema, t reflect.Type, it schemaItem, output bo
 		switch it.key {
 		case "minimum":
 			s.Minimum = n
+			clampToType(s, t)
 		case "maximum":
 			s.Maximum = n
+			clampToType(s, t)
 		case "exclusiveMinimum":
 			s.ExclusiveMinimum = n
 		case "exclusiveMaximum":
@@ -827,6 +848,29 @@ func parseCount(v string) (uint64, error) {
 	return n, nil
 }
 
+// clampToType narrows the minimum and maximum of s to the range of integer
+// type t, so a bound wider than the type (validate:"max=1000" on an int8,
+// minimum=-5 on a uint) never publishes values the type cannot hold.
+func clampToType(s *jsonschema.Schema, t reflect.Type) {
+	k := baseType(t).Kind()
+	if !isIntKind(k) && !isUintKind(k) || k == reflect.Int || k == reflect.Int64 {
+		return
+	}
+	lo, hi := intBounds(k)
+	if isUintKind(k) {
+		lo = 0
+	}
+	if f, err := s.Minimum.Float64(); s.Minimum != "" && err == nil && f < float64(lo) {
+		s.Minimum = json.Number(fmt.Sprint(lo))
+	}
+	if k == reflect.Uint || k == reflect.Uint64 || k == reflect.Uintptr {
+		return // no published maximum
+	}
+	if f, err := s.Maximum.Float64(); s.Maximum != "" && err == nil && f > float64(hi) {
+		s.Maximum = json.Number(fmt.Sprint(hi))
+	}
+}
+
 func isIntKind(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Int64
 }
@@ -876,14 +920,16 @@ func noBooleanSchemas(s *jsonschema.Schema) error {
 				return err
 			}
 		}
-		for _, x := range []*jsonschema.Schema{s.Items, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames} {
-			if err := walk(x, where); err != nil {
+		keys := []string{"items", "not", "if", "then", "else", "contains", "propertyNames"}
+		for i, x := range []*jsonschema.Schema{s.Items, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames} {
+			if err := walk(x, where+"/"+keys[i]); err != nil {
 				return err
 			}
 		}
-		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-			for _, x := range list {
-				if err := walk(x, where); err != nil {
+		keys = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+		for i, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for j, x := range list {
+				if err := walk(x, fmt.Sprintf("%s/%s/%d", where, keys[i], j)); err != nil {
 					return err
 				}
 			}
@@ -971,4 +1017,13 @@ func checkHeaderName(name, kind string) error {
 		}
 	}
 	return nil
+}
+
+// declaringField returns the struct type that declares the field at index
+// within t (an embedded struct, for a promoted field) and the field's name.
+func declaringField(t reflect.Type, index []int) (reflect.Type, string) {
+	for _, x := range index[:len(index)-1] {
+		t = baseType(t.Field(x).Type)
+	}
+	return t, t.Field(index[len(index)-1]).Name
 }

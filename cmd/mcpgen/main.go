@@ -1,0 +1,632 @@
+// Command mcpgen generates mcpgen_gen.go for a package of MCP tools: Go doc
+// comments become tool, property and schema descriptions, and the input and
+// output schemas of every tool type are precomputed, so registration does no
+// reflection over tags. Run it with go generate:
+//
+//	//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//
+// A tool is any function or method of the package with a shape mcptool
+// accepts: func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out,
+// error), ... where In is a named struct type. See docs/mcpgen.md.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+const (
+	genFile    = "mcpgen_gen.go"
+	buildTag   = "mcpgen"
+	reflectPkg = "github.com/mcpgen/mcpgen/reflect"
+)
+
+func main() {
+	dir := flag.String("dir", ".", "the package directory")
+	out := flag.String("o", genFile, "the file to write, in the package directory")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpgen [-dir DIR] [-o FILE]\n\nWrites FILE (default %s) for the package in DIR: doc comments as descriptions and precomputed schemas.\n\n", genFile)
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if err := generate(*dir, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "mcpgen:", err)
+		os.Exit(1)
+	}
+}
+
+// generate writes the generated file of the package in dir.
+func generate(dir, out string) error {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	pkg, err := load(absDir)
+	if err != nil {
+		return err
+	}
+	a := newAnalysis(pkg)
+	a.findTools()
+	if len(a.inputs)+len(a.outputs) == 0 && len(a.docs) == 0 {
+		return fmt.Errorf("%s: no tool functions found", pkg.PkgPath)
+	}
+	if err := a.collectTypeDocs(); err != nil {
+		return err
+	}
+	dump, err := a.dump(absDir)
+	if err != nil {
+		return err
+	}
+	src, err := a.render(dump)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(absDir, out), src, 0o644)
+}
+
+// load loads the package without its generated file (which may be stale).
+func load(dir string) (*packages.Package, error) {
+	cfg := &packages.Config{
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
+		Dir:        dir,
+		BuildFlags: []string{"-tags=" + buildTag},
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("%s: want one package, found %d", dir, len(pkgs))
+	}
+	p := pkgs[0]
+	if len(p.Errors) > 0 {
+		var msgs []string
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+		return nil, fmt.Errorf("loading %s:\n%s", dir, strings.Join(msgs, "\n"))
+	}
+	return p, nil
+}
+
+type analysis struct {
+	pkg     *packages.Package
+	docs    map[string]string
+	inputs  map[string]types.Type // by type expression
+	outputs map[string]types.Type
+	named   map[*types.TypeName]bool // struct types whose docs to collect
+	imports map[string]string        // import path → alias, for the generated files
+}
+
+func newAnalysis(pkg *packages.Package) *analysis {
+	return &analysis{pkg: pkg, docs: map[string]string{}, inputs: map[string]types.Type{}, outputs: map[string]types.Type{},
+		named: map[*types.TypeName]bool{}, imports: map[string]string{}}
+}
+
+// findTools records every function and method with a tool shape, its doc
+// comment, and its argument and result types.
+func (a *analysis) findTools() {
+	for _, f := range a.pkg.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name.Name == "init" || fd.Name.Name == "main" || fd.Type.TypeParams != nil {
+				continue
+			}
+			obj, ok := a.pkg.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			sig := obj.Type().(*types.Signature)
+			if sig.RecvTypeParams() != nil {
+				continue
+			}
+			in, out, ok := toolShape(sig)
+			if !ok {
+				continue
+			}
+			if in != nil {
+				if !a.referable(in) {
+					continue
+				}
+				a.inputs[a.typeExpr(in)] = in
+				a.reach(in)
+			}
+			if out != nil && a.referable(out) {
+				a.outputs[a.typeExpr(out)] = out
+				a.reach(out)
+			}
+			if doc := docText(fd.Doc); doc != "" {
+				a.docs[funcKey(a.pkg.PkgPath, fd)] = doc
+			}
+		}
+	}
+}
+
+// toolShape reports whether sig is a tool function: (ctx?, In?) (Out?, error)
+// with In a named struct (or a pointer to one).
+func toolShape(sig *types.Signature) (in, out types.Type, ok bool) {
+	ps := sig.Params()
+	i := 0
+	if ps.Len() > i && isContext(ps.At(i).Type()) {
+		i++
+	}
+	if ps.Len() > i {
+		t := ps.At(i).Type()
+		if p, isPtr := t.(*types.Pointer); isPtr {
+			t = p.Elem()
+		}
+		n, isNamed := t.(*types.Named)
+		if !isNamed || n.TypeArgs().Len() > 0 {
+			return nil, nil, false
+		}
+		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+			return nil, nil, false
+		}
+		in = n
+		i++
+	}
+	if ps.Len() > i || sig.Variadic() {
+		return nil, nil, false
+	}
+	rs := sig.Results()
+	switch rs.Len() {
+	case 1:
+		if !isError(rs.At(0).Type()) {
+			return nil, nil, false
+		}
+	case 2:
+		if !isError(rs.At(1).Type()) || isError(rs.At(0).Type()) {
+			return nil, nil, false
+		}
+		out = rs.At(0).Type()
+	default:
+		return nil, nil, false
+	}
+	return in, out, true
+}
+
+func isContext(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// funcKey is the name the Go runtime gives a function or method value.
+func funcKey(pkgPath string, fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return pkgPath + "." + fd.Name.Name
+	}
+	rt := fd.Recv.List[0].Type
+	if s, ok := rt.(*ast.StarExpr); ok {
+		return pkgPath + ".(*" + recvName(s.X) + ")." + fd.Name.Name
+	}
+	return pkgPath + "." + recvName(rt) + "." + fd.Name.Name
+}
+
+func recvName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	case *ast.IndexListExpr:
+		return recvName(x.X)
+	}
+	return "?"
+}
+
+// referable reports whether generated code in the package can name t: no
+// unexported types of other packages, no type parameters, no interfaces
+// (results decided per value need no schema).
+func (a *analysis) referable(t types.Type) bool {
+	ok := true
+	var walk func(t types.Type, depth int)
+	walk = func(t types.Type, depth int) {
+		if depth > 16 || !ok {
+			return
+		}
+		switch x := t.(type) {
+		case *types.Named:
+			obj := x.Obj()
+			if obj.Pkg() != nil && obj.Pkg().Path() != a.pkg.PkgPath && !obj.Exported() {
+				ok = false
+			}
+			if x.TypeArgs().Len() > 0 {
+				for i := 0; i < x.TypeArgs().Len(); i++ {
+					walk(x.TypeArgs().At(i), depth+1)
+				}
+			}
+		case *types.Pointer:
+			walk(x.Elem(), depth+1)
+		case *types.Slice:
+			walk(x.Elem(), depth+1)
+		case *types.Array:
+			walk(x.Elem(), depth+1)
+		case *types.Map:
+			walk(x.Key(), depth+1)
+			walk(x.Elem(), depth+1)
+		case *types.TypeParam, *types.Signature, *types.Chan:
+			ok = false
+		case *types.Interface:
+			ok = false
+		}
+	}
+	walk(t, 0)
+	return ok
+}
+
+// reach records the named struct types t reaches, for their doc comments.
+func (a *analysis) reach(t types.Type) {
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		switch x := t.(type) {
+		case *types.Named:
+			if a.named[x.Obj()] || ownJSON(x) {
+				return
+			}
+			if st, ok := x.Underlying().(*types.Struct); ok {
+				a.named[x.Obj()] = true
+				for i := 0; i < st.NumFields(); i++ {
+					if f := st.Field(i); f.Exported() || f.Embedded() {
+						walk(f.Type())
+					}
+				}
+			}
+		case *types.Pointer:
+			walk(x.Elem())
+		case *types.Slice:
+			walk(x.Elem())
+		case *types.Array:
+			walk(x.Elem())
+		case *types.Map:
+			walk(x.Elem())
+		case *types.Struct:
+			for i := 0; i < x.NumFields(); i++ {
+				if f := x.Field(i); f.Exported() || f.Embedded() {
+					walk(f.Type())
+				}
+			}
+		}
+	}
+	walk(t)
+}
+
+// ownJSON reports whether t decides its own JSON form or schema (time.Time,
+// json.Unmarshaler, encoding.TextUnmarshaler, a JSONSchema method): its
+// fields are not properties, so their comments are not wanted.
+func ownJSON(t *types.Named) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for i := 0; i < ms.Len(); i++ {
+		switch ms.At(i).Obj().Name() {
+		case "UnmarshalJSON", "UnmarshalText", "JSONSchema", "MarshalJSON", "MarshalText":
+			return true
+		}
+	}
+	return false
+}
+
+// collectTypeDocs records the doc comments of every reached struct type and
+// its fields, loading the syntax of other packages that declare them.
+func (a *analysis) collectTypeDocs() error {
+	byPkg := map[string][]*types.TypeName{}
+	for obj := range a.named {
+		if obj.Pkg() == nil {
+			continue
+		}
+		byPkg[obj.Pkg().Path()] = append(byPkg[obj.Pkg().Path()], obj)
+	}
+	syntax := map[string][]*ast.File{a.pkg.PkgPath: a.pkg.Syntax}
+	var others []string
+	for p := range byPkg {
+		if p != a.pkg.PkgPath {
+			others = append(others, p)
+		}
+	}
+	if len(others) > 0 {
+		sort.Strings(others)
+		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedSyntax | packages.NeedFiles, Dir: a.pkg.Dir}
+		pkgs, err := packages.Load(cfg, others...)
+		if err != nil {
+			return err
+		}
+		for _, p := range pkgs {
+			syntax[p.PkgPath] = p.Syntax
+		}
+	}
+	for path, objs := range byPkg {
+		want := map[string]bool{}
+		for _, o := range objs {
+			want[o.Name()] = true
+		}
+		for _, f := range syntax[path] {
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					if !want[ts.Name.Name] {
+						continue
+					}
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if d := docText(doc); d != "" {
+						a.docs[path+"."+ts.Name.Name] = d
+					}
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok {
+						continue
+					}
+					for _, fld := range st.Fields.List {
+						d := docText(fld.Doc)
+						if d == "" {
+							d = docText(fld.Comment)
+						}
+						if d == "" {
+							continue
+						}
+						for _, n := range fld.Names {
+							if n.IsExported() {
+								a.docs[path+"."+ts.Name.Name+"."+n.Name] = d
+							}
+						}
+						if len(fld.Names) == 0 { // embedded
+							a.docs[path+"."+ts.Name.Name+"."+embeddedName(fld.Type)] = d
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func embeddedName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return embeddedName(x.X)
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.Ident:
+		return x.Name
+	case *ast.IndexExpr:
+		return embeddedName(x.X)
+	}
+	return ""
+}
+
+// typeExpr renders t as Go source in the package, recording imports.
+func (a *analysis) typeExpr(t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == a.pkg.PkgPath {
+			return ""
+		}
+		if alias, ok := a.imports[p.Path()]; ok {
+			return alias
+		}
+		alias := "mcpgen_" + sanitize(p.Name())
+		for n := 2; a.aliasTaken(alias); n++ {
+			alias = "mcpgen_" + sanitize(p.Name()) + strconv.Itoa(n)
+		}
+		a.imports[p.Path()] = alias
+		return alias
+	})
+}
+
+func (a *analysis) aliasTaken(alias string) bool {
+	for _, v := range a.imports {
+		if v == alias {
+			return true
+		}
+	}
+	return false
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// importBlock writes the imports of generated code.
+func (a *analysis) importBlock(b *bytes.Buffer, extra ...string) {
+	b.WriteString("import (\n")
+	for _, e := range extra {
+		b.WriteString("\t" + e + "\n")
+	}
+	for _, path := range sortedKeys(a.imports) {
+		fmt.Fprintf(b, "\t%s %q\n", a.imports[path], path)
+	}
+	b.WriteString(")\n\n")
+}
+
+func (a *analysis) typeList(b *bytes.Buffer, m map[string]types.Type) {
+	b.WriteString("[]mcpgen_reflect.Type{")
+	for _, expr := range sortedKeys(m) {
+		fmt.Fprintf(b, "mcpgen_reflect.TypeFor[%s](), ", expr)
+	}
+	b.WriteString("}")
+}
+
+func (a *analysis) docsLiteral(b *bytes.Buffer) {
+	b.WriteString("map[string]string{\n")
+	for _, k := range sortedKeys(a.docs) {
+		fmt.Fprintf(b, "\t\t\t%q: %q,\n", k, a.docs[k])
+	}
+	b.WriteString("\t\t}")
+}
+
+// dump runs the package with a hook that derives the schemas by reflection,
+// exactly as registration would, and returns what it printed.
+func (a *analysis) dump(dir string) ([]byte, error) {
+	var hook bytes.Buffer
+	fmt.Fprintf(&hook, "package %s\n\n", a.pkg.Name)
+	a.importBlock(&hook, `mcpgen_os "os"`, `mcpgen_reflect "reflect"`, `mcpgen_mcpreflect "`+reflectPkg+`"`)
+	hook.WriteString("func init() {\n\tif mcpgen_os.Getenv(\"MCPGEN_DUMP\") != \"1\" {\n\t\treturn\n\t}\n")
+	hook.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{Docs: ")
+	a.docsLiteral(&hook)
+	hook.WriteString("})\n\terr := mcpgen_mcpreflect.DumpGenerated(mcpgen_os.Stdout, ")
+	a.typeList(&hook, a.inputs)
+	hook.WriteString(", ")
+	a.typeList(&hook, a.outputs)
+	hook.WriteString(")\n\tif err != nil {\n\t\tmcpgen_os.Stderr.WriteString(err.Error() + \"\\n\")\n\t\tmcpgen_os.Exit(1)\n\t}\n\tmcpgen_os.Exit(0)\n}\n")
+
+	tmp, err := os.MkdirTemp("", "mcpgen")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	hookPath := filepath.Join(tmp, "hook.go")
+	if err := os.WriteFile(hookPath, hook.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	overlay := map[string]string{filepath.Join(dir, "zz_mcpgen_dump.go"): hookPath}
+	target := "."
+	if a.pkg.Name != "main" {
+		// A main package that imports the package runs its init.
+		mainDir := filepath.Join(dir, "mcpgen_dump_main")
+		mainPath := filepath.Join(tmp, "main.go")
+		if err := os.WriteFile(mainPath, []byte("package main\n\nimport _ "+strconv.Quote(a.pkg.PkgPath)+"\n\nfunc main() {}\n"), 0o644); err != nil {
+			return nil, err
+		}
+		overlay[filepath.Join(mainDir, "main.go")] = mainPath
+		target = "./mcpgen_dump_main"
+	}
+	var ov bytes.Buffer
+	ov.WriteString(`{"Replace":{`)
+	first := true
+	for k, v := range overlay {
+		if !first {
+			ov.WriteString(",")
+		}
+		first = false
+		fmt.Fprintf(&ov, "%q:%q", k, v)
+	}
+	ov.WriteString("}}")
+	ovPath := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ovPath, ov.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", "run", "-tags="+buildTag, "-overlay="+ovPath, target)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MCPGEN_DUMP=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("deriving schemas: %v\n%s", err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+// render writes the generated file.
+func (a *analysis) render(dump []byte) ([]byte, error) {
+	var entries []struct {
+		Type        string `json:"type"`
+		Fingerprint string `json:"fingerprint"`
+		Input       string `json:"input"`
+		OutputJSON  string `json:"outputJSON"`
+		Output      string `json:"output"`
+		Wrapped     bool   `json:"wrapped"`
+	}
+	if err := jsonUnmarshal(dump, &entries); err != nil {
+		return nil, fmt.Errorf("reading the derived schemas: %w", err)
+	}
+	exprs := map[string]string{} // reflect's type string → Go expression
+	for _, m := range []map[string]types.Type{a.inputs, a.outputs} {
+		for expr := range m {
+			exprs[reflectString(a, m[expr])] = expr
+		}
+	}
+	var b bytes.Buffer
+	b.WriteString("// Code generated by mcpgen from doc comments and types. DO NOT EDIT.\n\n")
+	b.WriteString("//go:build !" + buildTag + "\n\n")
+	fmt.Fprintf(&b, "package %s\n\n", a.pkg.Name)
+	extra := []string{`mcpgen_reflect "reflect"`, `mcpgen_mcpreflect "` + reflectPkg + `"`}
+	joined := dumpText(entries)
+	if strings.Contains(joined, "mcpgen_jsonschema.") {
+		extra = append(extra, `mcpgen_jsonschema "github.com/invopop/jsonschema"`)
+	}
+	if strings.Contains(joined, "mcpgen_json.") {
+		extra = append(extra, `mcpgen_json "encoding/json"`)
+	}
+	a.importBlock(&b, extra...)
+	b.WriteString("func init() {\n\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
+	a.docsLiteral(&b)
+	b.WriteString(",\n\t\tTypes: []mcpgen_mcpreflect.GeneratedType{\n")
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Type < entries[j].Type })
+	for _, e := range entries {
+		expr, ok := exprs[e.Type]
+		if !ok {
+			return nil, fmt.Errorf("derived schema for unknown type %s", e.Type)
+		}
+		fmt.Fprintf(&b, "\t\t\t{\n\t\t\t\tType: mcpgen_reflect.TypeFor[%s](),\n\t\t\t\tFingerprint: %q,\n", expr, e.Fingerprint)
+		if e.Input != "" {
+			fmt.Fprintf(&b, "\t\t\t\tInput: %s,\n", e.Input)
+		}
+		if e.Output != "" {
+			fmt.Fprintf(&b, "\t\t\t\tOutputJSON: %s,\n\t\t\t\tOutput: %s,\n", goString(e.OutputJSON), e.Output)
+		}
+		if e.Wrapped {
+			b.WriteString("\t\t\t\tOutputWrapped: true,\n")
+		}
+		b.WriteString("\t\t\t},\n")
+	}
+	b.WriteString("\t\t},\n\t})\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting: %w\n%s", err, b.String())
+	}
+	return src, nil
+}
+
+// reflectString renders t as reflect.Type.String() does: package names, not
+// paths.
+func reflectString(a *analysis, t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string { return p.Name() })
+}
+
+// goString quotes s as a raw string when it can.
+func goString(s string) string {
+	if !strings.Contains(s, "`") && !strings.ContainsAny(s, "\r") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
+// dumpText joins the Go expressions of the dump, to see what they import.
+func dumpText[E any](entries []E) string {
+	var b strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%+v\n", e)
+	}
+	return b.String()
+}

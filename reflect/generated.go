@@ -1,0 +1,442 @@
+package mcpreflect
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Generated is what cmd/mcpgen writes for one package (in mcpgen_gen.go):
+// the doc comments of its tools, types and fields, and the precomputed
+// plans of its argument and result types. A package registers it from
+// init; registration then uses the comments as descriptions and the plans
+// instead of reflecting over tags.
+type Generated struct {
+	// Docs are doc comments by qualified name: "pkg/path.Func",
+	// "pkg/path.(*Recv).Method", "pkg/path.Recv.Method", "pkg/path.Type"
+	// and "pkg/path.Type.Field".
+	Docs map[string]string
+	// Types are the precomputed plans.
+	Types []GeneratedType
+}
+
+// GeneratedType is the precomputed plan of one argument or result type.
+type GeneratedType struct {
+	Type reflect.Type
+	// Fingerprint identifies the type's shape and tags when the plan was
+	// generated; a type changed since falls back to reflection.
+	Fingerprint string
+	// Input is the argument plan, nil for a result type.
+	Input *GeneratedPlan
+	// OutputJSON and Output are the output schema, empty for an argument
+	// type; OutputWrapped reports results sent as {"result": value}.
+	OutputJSON    string
+	Output        *jsonschema.Schema
+	OutputWrapped bool
+}
+
+// GeneratedPlan is a Plan as data: the published schema, and what schema
+// derivation learned of each struct type, so the decoder compiles without
+// reading a tag.
+type GeneratedPlan struct {
+	SchemaJSON string
+	Schema     *jsonschema.Schema
+	Structs    []GeneratedStruct
+}
+
+// GeneratedStruct is one struct type of a [GeneratedPlan].
+type GeneratedStruct struct {
+	Key       string
+	Schema    *jsonschema.Schema // the struct's own schema, its property template
+	Recursive bool
+	HasMeta   bool
+	Meta      string // the mcp tag of its _ field
+	Fields    []GeneratedField
+}
+
+// GeneratedField is one property of a [GeneratedStruct].
+type GeneratedField struct {
+	Name     string
+	GoName   string
+	Index    []int
+	Required bool
+	Residual string
+	Cross    []GeneratedCross
+}
+
+// GeneratedCross is a cross-field validator rule.
+type GeneratedCross struct {
+	Rule, Other, Raw string
+}
+
+var (
+	docs     sync.Map // qualified name → doc comment
+	genTypes sync.Map // reflect.Type → GeneratedType
+)
+
+// RegisterGenerated records a package's generated data. It is called from
+// the init function of generated files.
+func RegisterGenerated(g Generated) {
+	for k, v := range g.Docs {
+		docs.Store(k, v)
+	}
+	for _, t := range g.Types {
+		genTypes.Store(t.Type, t)
+	}
+}
+
+// Doc returns the doc comment registered for a qualified name.
+func Doc(name string) (string, bool) {
+	v, ok := docs.Load(name)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
+// FuncDoc returns the doc comment of a function or method value, from the
+// generated data of its package.
+func FuncDoc(fn any) string {
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return ""
+	}
+	f := runtime.FuncForPC(v.Pointer())
+	if f == nil {
+		return ""
+	}
+	name := strings.TrimSuffix(f.Name(), "-fm")
+	name = strings.ReplaceAll(name, "[...]", "")
+	d, _ := Doc(name)
+	return d
+}
+
+// MethodDoc returns the doc comment of method name of type t (a pointer or
+// not), from the generated data of its package.
+func MethodDoc(t reflect.Type, name string) string {
+	base := baseType(t)
+	q := qualified(base)
+	for _, k := range []string{
+		base.PkgPath() + ".(*" + trimArgs(base.Name()) + ")." + name,
+		q + "." + name,
+	} {
+		if d, ok := Doc(k); ok {
+			return d
+		}
+	}
+	return ""
+}
+
+// qualified names a named type for docs: "pkg/path.Name", type arguments
+// dropped.
+func qualified(t reflect.Type) string {
+	return t.PkgPath() + "." + trimArgs(t.Name())
+}
+
+func trimArgs(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// DocComments looks doc comments up in the registered generated data, in
+// the form of [Options.Comments]. Registration uses it by default.
+func DocComments(t reflect.Type, field string) string { return generatedComments(t, field) }
+
+// generatedComments looks doc comments up in the registered generated data.
+func generatedComments(t reflect.Type, field string) string {
+	if t.Name() == "" {
+		return ""
+	}
+	key := qualified(t)
+	if field != "" {
+		key += "." + field
+	}
+	d, _ := Doc(key)
+	return d
+}
+
+// fingerprint hashes the shape of t: every struct type it reaches, with its
+// fields' names, types and tags. A plan generated for another shape is stale.
+func fingerprint(t reflect.Type) string {
+	h := sha256.New()
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case reflect.Struct:
+			fmt.Fprintf(h, "%s{", t.String())
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				fmt.Fprintf(h, "%s %s %q %v;", f.Name, f.Type.String(), f.Tag, f.Anonymous)
+				walk(f.Type)
+			}
+			h.Write([]byte("}"))
+		default:
+			fmt.Fprintf(h, "%s;", t.String())
+		}
+	}
+	walk(t)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// typeKey identifies a struct type within one plan.
+func typeKey(t reflect.Type) string { return t.PkgPath() + "|" + t.String() }
+
+// DumpGenerated writes, as JSON, the generated data of the given argument
+// and result types, with the plans and schemas as Go expressions: what
+// cmd/mcpgen embeds in mcpgen_gen.go. Generated code imports invopop's
+// jsonschema as mcpgen_jsonschema, this package as mcpgen_mcpreflect and
+// encoding/json as mcpgen_json. The package's doc comments must be
+// registered (RegisterGenerated with Docs only) first.
+func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
+	type entry struct {
+		Type        string `json:"type"`
+		Fingerprint string `json:"fingerprint"`
+		Input       string `json:"input,omitempty"`
+		OutputJSON  string `json:"outputJSON,omitempty"`
+		Output      string `json:"output,omitempty"`
+		Wrapped     bool   `json:"wrapped,omitempty"`
+	}
+	byType := map[reflect.Type]*entry{}
+	var order []reflect.Type
+	get := func(t reflect.Type) *entry {
+		if e, ok := byType[t]; ok {
+			return e
+		}
+		e := &entry{Type: t.String(), Fingerprint: fingerprint(t)}
+		byType[t] = e
+		order = append(order, t)
+		return e
+	}
+	for _, t := range inputs {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		b := newBuilder(t, Options{Comments: generatedComments}, false)
+		p, err := b.plan(t)
+		if err != nil {
+			return err
+		}
+		lit, err := planLiteral(toGenerated(b, p))
+		if err != nil {
+			return fmt.Errorf("mcpreflect: %s: %w", t, err)
+		}
+		get(t).Input = lit
+	}
+	for _, t := range outputs {
+		o, err := buildOutput(t, Options{Comments: generatedComments})
+		if err != nil {
+			return err
+		}
+		if o.SchemaJSON != nil {
+			lit, err := schemaLiteral(o.Schema)
+			if err != nil {
+				return fmt.Errorf("mcpreflect: %s: %w", t, err)
+			}
+			e := get(t)
+			e.OutputJSON, e.Output, e.Wrapped = string(o.SchemaJSON), lit, o.Wrapped
+		}
+	}
+	out := make([]*entry, 0, len(order))
+	for _, t := range order {
+		out = append(out, byType[t])
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// toGenerated turns a derived plan into its generated form.
+func toGenerated(b *builder, p *Plan) *GeneratedPlan {
+	gp := &GeneratedPlan{SchemaJSON: string(p.SchemaJSON), Schema: p.Schema}
+	keys := make([]reflect.Type, 0, len(b.structs))
+	for st := range b.structs {
+		keys = append(keys, st)
+	}
+	sort.Slice(keys, func(i, j int) bool { return typeKey(keys[i]) < typeKey(keys[j]) })
+	for _, st := range keys {
+		info := b.structs[st]
+		gs := GeneratedStruct{Key: typeKey(st), Schema: info.schema, Recursive: info.recursive}
+		if info.meta != nil {
+			gs.HasMeta, gs.Meta = true, info.meta.tag
+		}
+		for _, f := range info.fields {
+			gf := GeneratedField{Name: f.name, GoName: f.goName, Index: f.index, Required: f.required, Residual: f.residual}
+			for _, c := range f.cross {
+				gf.Cross = append(gf.Cross, GeneratedCross{Rule: c.rule, Other: c.other, Raw: c.raw})
+			}
+			gs.Fields = append(gs.Fields, gf)
+		}
+		gp.Structs = append(gp.Structs, gs)
+	}
+	return gp
+}
+
+// planLiteral renders a generated plan as a Go expression.
+func planLiteral(gp *GeneratedPlan) (string, error) {
+	var sb strings.Builder
+	root, err := schemaLiteral(gp.Schema)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&sb, "&%s.GeneratedPlan{\nSchemaJSON: %s,\nSchema: %s,\nStructs: []%s.GeneratedStruct{\n", litSelfPkg, goQuote(gp.SchemaJSON), root, litSelfPkg)
+	for _, gs := range gp.Structs {
+		tmpl, err := schemaLiteral(gs.Schema)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&sb, "{Key: %q, Schema: %s", gs.Key, tmpl)
+		if gs.Recursive {
+			sb.WriteString(", Recursive: true")
+		}
+		if gs.HasMeta {
+			fmt.Fprintf(&sb, ", HasMeta: true, Meta: %q", gs.Meta)
+		}
+		sb.WriteString(", Fields: []" + litSelfPkg + ".GeneratedField{\n")
+		for _, f := range gs.Fields {
+			fmt.Fprintf(&sb, "{Name: %q, GoName: %q, Index: %#v", f.Name, f.GoName, f.Index)
+			if f.Required {
+				sb.WriteString(", Required: true")
+			}
+			if f.Residual != "" {
+				fmt.Fprintf(&sb, ", Residual: %q", f.Residual)
+			}
+			if len(f.Cross) > 0 {
+				sb.WriteString(", Cross: []" + litSelfPkg + ".GeneratedCross{")
+				for _, c := range f.Cross {
+					fmt.Fprintf(&sb, "{Rule: %q, Other: %q, Raw: %q}, ", c.Rule, c.Other, c.Raw)
+				}
+				sb.WriteString("}")
+			}
+			sb.WriteString("},\n")
+		}
+		sb.WriteString("}},\n")
+	}
+	sb.WriteString("},\n}")
+	return sb.String(), nil
+}
+
+// goQuote quotes s as a raw string literal when it can.
+func goQuote(s string) string {
+	if !strings.ContainsAny(s, "`\r") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
+// generatedPlan returns the precomputed plan of t, or nil when there is
+// none or it is stale.
+func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
+	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
+		return nil, nil // generated for the default options only
+	}
+	v, ok := genTypes.Load(t)
+	if !ok {
+		return nil, nil
+	}
+	g := v.(GeneratedType)
+	if g.Input == nil || g.Fingerprint != fingerprint(t) {
+		return nil, nil
+	}
+	b := newBuilder(t, opts, false)
+	types := structTypes(t)
+	for _, gs := range g.Input.Structs {
+		st, ok := types[gs.Key]
+		if !ok {
+			return nil, nil // the shape changed in a way the fingerprint missed
+		}
+		info := &structInfo{t: st, schema: gs.Schema, recursive: gs.Recursive}
+		if gs.HasMeta {
+			info.meta = &metaField{tag: gs.Meta}
+		}
+		for _, gf := range gs.Fields {
+			f := &fieldInfo{name: gf.Name, goName: gf.GoName, index: gf.Index, required: gf.Required, residual: gf.Residual}
+			f.typ = fieldByIndex(st, gf.Index).Type
+			if gs.Schema.Properties != nil {
+				f.schema, _ = gs.Schema.Properties.Get(gf.Name)
+			}
+			if f.schema == nil {
+				return nil, nil
+			}
+			for _, c := range gf.Cross {
+				f.cross = append(f.cross, crossRule{rule: c.Rule, other: c.Other, raw: c.Raw})
+			}
+			info.fields = append(info.fields, f)
+		}
+		b.structs[st] = info
+		if gs.Recursive {
+			b.defs[b.nameOf(st)] = info.schema
+		}
+	}
+	if b.structs[t] == nil {
+		return nil, nil
+	}
+	b.structs[t].schema = g.Input.Schema
+	p, err := b.compilePlan(t, g.Input.Schema)
+	if err != nil {
+		return nil, err
+	}
+	p.SchemaJSON = json.RawMessage(g.Input.SchemaJSON)
+	p.Generated = true
+	return p, nil
+}
+
+// structTypes finds every struct type reachable from t, by key.
+func structTypes(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Elem())
+		case reflect.Struct:
+			k := typeKey(t)
+			if _, ok := out[k]; ok {
+				return
+			}
+			out[k] = t
+			for i := 0; i < t.NumField(); i++ {
+				walk(t.Field(i).Type)
+			}
+		}
+	}
+	walk(t)
+	return out
+}
+
+// generatedOutput returns the precomputed output schema of t, if it is
+// current.
+func generatedOutput(t reflect.Type, opts Options) (GeneratedType, bool) {
+	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
+		return GeneratedType{}, false
+	}
+	v, ok := genTypes.Load(t)
+	if !ok {
+		return GeneratedType{}, false
+	}
+	g := v.(GeneratedType)
+	return g, g.Output != nil && g.Fingerprint == fingerprint(t)
+}

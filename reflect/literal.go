@@ -1,0 +1,287 @@
+package mcpreflect
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Package aliases generated code uses.
+const (
+	litSchemaPkg = "mcpgen_jsonschema"
+	litSelfPkg   = "mcpgen_mcpreflect"
+	litJSONPkg   = "mcpgen_json"
+)
+
+// WithProps sets a schema's properties, in order:
+// WithProps(s, "a", sa, "b", sb). Generated code uses it.
+func WithProps(s *jsonschema.Schema, kv ...any) *jsonschema.Schema {
+	s.Properties = jsonschema.NewProperties()
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.Properties.Set(kv[i].(string), kv[i+1].(*jsonschema.Schema))
+	}
+	return s
+}
+
+// False is the boolean schema false (additionalProperties: false), for
+// generated code.
+func False() *jsonschema.Schema { return jsonschema.FalseSchema }
+
+// schemaLiteral renders s as a Go expression that builds it.
+func schemaLiteral(s *jsonschema.Schema) (string, error) {
+	var b strings.Builder
+	err := writeSchemaLiteral(&b, s)
+	return b.String(), err
+}
+
+func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
+	if s == nil {
+		b.WriteString("nil")
+		return nil
+	}
+	if s == jsonschema.FalseSchema {
+		b.WriteString(litSelfPkg + ".False()")
+		return nil
+	}
+	if s == jsonschema.TrueSchema {
+		b.WriteString("&" + litSchemaPkg + ".Schema{}")
+		return nil
+	}
+	if s.Properties != nil {
+		b.WriteString(litSelfPkg + ".WithProps(")
+	}
+	b.WriteString("&" + litSchemaPkg + ".Schema{")
+	var err error
+	str := func(name, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "%s: %s, ", name, strconv.Quote(v))
+		}
+	}
+	sub := func(name string, v *jsonschema.Schema) {
+		if v != nil && err == nil {
+			b.WriteString(name + ": ")
+			err = writeSchemaLiteral(b, v)
+			b.WriteString(", ")
+		}
+	}
+	list := func(name string, vs []*jsonschema.Schema) {
+		if vs == nil || err != nil {
+			return
+		}
+		b.WriteString(name + ": []*" + litSchemaPkg + ".Schema{")
+		for _, v := range vs {
+			if err = writeSchemaLiteral(b, v); err != nil {
+				return
+			}
+			b.WriteString(", ")
+		}
+		b.WriteString("}, ")
+	}
+	dict := func(name, typ string, m map[string]*jsonschema.Schema) {
+		if m == nil || err != nil {
+			return
+		}
+		fmt.Fprintf(b, "%s: %s{", name, typ)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			b.WriteString(strconv.Quote(k) + ": ")
+			if err = writeSchemaLiteral(b, m[k]); err != nil {
+				return
+			}
+			b.WriteString(", ")
+		}
+		b.WriteString("}, ")
+	}
+	count := func(name string, v *uint64) {
+		if v != nil {
+			fmt.Fprintf(b, "%s: %s.Count(%d), ", name, litSelfPkg, *v)
+		}
+	}
+	value := func(name string, v any) {
+		if v != nil && err == nil {
+			var lit string
+			if lit, err = valueLiteral(v); err == nil {
+				fmt.Fprintf(b, "%s: %s, ", name, lit)
+			}
+		}
+	}
+	values := func(name string, vs []any) {
+		if vs == nil || err != nil {
+			return
+		}
+		var lit string
+		if lit, err = valueLiteral(vs); err == nil {
+			fmt.Fprintf(b, "%s: %s, ", name, lit)
+		}
+	}
+	str("Version", s.Version)
+	str("ID", string(s.ID))
+	str("Anchor", s.Anchor)
+	str("Ref", s.Ref)
+	str("DynamicRef", s.DynamicRef)
+	str("Comments", s.Comments)
+	dict("Definitions", litSchemaPkg+".Definitions", s.Definitions)
+	list("AllOf", s.AllOf)
+	list("AnyOf", s.AnyOf)
+	list("OneOf", s.OneOf)
+	sub("Not", s.Not)
+	sub("If", s.If)
+	sub("Then", s.Then)
+	sub("Else", s.Else)
+	dict("DependentSchemas", "map[string]*"+litSchemaPkg+".Schema", s.DependentSchemas)
+	list("PrefixItems", s.PrefixItems)
+	sub("Items", s.Items)
+	sub("Contains", s.Contains)
+	dict("PatternProperties", "map[string]*"+litSchemaPkg+".Schema", s.PatternProperties)
+	sub("AdditionalProperties", s.AdditionalProperties)
+	sub("PropertyNames", s.PropertyNames)
+	str("Type", s.Type)
+	values("Enum", s.Enum)
+	value("Const", s.Const)
+	str("MultipleOf", string(s.MultipleOf))
+	str("Maximum", string(s.Maximum))
+	str("ExclusiveMaximum", string(s.ExclusiveMaximum))
+	str("Minimum", string(s.Minimum))
+	str("ExclusiveMinimum", string(s.ExclusiveMinimum))
+	count("MaxLength", s.MaxLength)
+	count("MinLength", s.MinLength)
+	str("Pattern", s.Pattern)
+	count("MaxItems", s.MaxItems)
+	count("MinItems", s.MinItems)
+	if s.UniqueItems {
+		b.WriteString("UniqueItems: true, ")
+	}
+	count("MaxContains", s.MaxContains)
+	count("MinContains", s.MinContains)
+	count("MaxProperties", s.MaxProperties)
+	count("MinProperties", s.MinProperties)
+	if s.Required != nil {
+		fmt.Fprintf(b, "Required: %#v, ", s.Required)
+	}
+	if s.DependentRequired != nil {
+		keys := make([]string, 0, len(s.DependentRequired))
+		for k := range s.DependentRequired {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("DependentRequired: map[string][]string{")
+		for _, k := range keys {
+			fmt.Fprintf(b, "%q: %#v, ", k, s.DependentRequired[k])
+		}
+		b.WriteString("}, ")
+	}
+	str("Format", s.Format)
+	str("ContentEncoding", s.ContentEncoding)
+	str("ContentMediaType", s.ContentMediaType)
+	sub("ContentSchema", s.ContentSchema)
+	str("Title", s.Title)
+	str("Description", s.Description)
+	value("Default", s.Default)
+	if s.Deprecated {
+		b.WriteString("Deprecated: true, ")
+	}
+	if s.ReadOnly {
+		b.WriteString("ReadOnly: true, ")
+	}
+	if s.WriteOnly {
+		b.WriteString("WriteOnly: true, ")
+	}
+	values("Examples", s.Examples)
+	if s.Extras != nil && err == nil {
+		keys := make([]string, 0, len(s.Extras))
+		for k := range s.Extras {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteString("Extras: map[string]any{")
+		for _, k := range keys {
+			var lit string
+			if lit, err = valueLiteral(s.Extras[k]); err != nil {
+				break
+			}
+			fmt.Fprintf(b, "%q: %s, ", k, lit)
+		}
+		b.WriteString("}, ")
+	}
+	b.WriteString("}")
+	if s.Properties != nil && err == nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			b.WriteString(", " + strconv.Quote(p.Key) + ", ")
+			if err = writeSchemaLiteral(b, p.Value); err != nil {
+				break
+			}
+		}
+		b.WriteString(")")
+	}
+	return err
+}
+
+// Count returns a pointer to n, for generated code.
+func Count(n uint64) *uint64 { return &n }
+
+// valueLiteral renders a JSON value held in a schema (enum, default, ...)
+// as a Go expression of the same dynamic type.
+func valueLiteral(v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "nil", nil
+	case string:
+		return strconv.Quote(x), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	case int:
+		return fmt.Sprintf("int(%d)", x), nil
+	case int64:
+		return fmt.Sprintf("int64(%d)", x), nil
+	case uint64:
+		return fmt.Sprintf("uint64(%d)", x), nil
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return "", fmt.Errorf("cannot render %v", x)
+		}
+		return "float64(" + strconv.FormatFloat(x, 'g', -1, 64) + ")", nil
+	case json.Number:
+		return litJSONPkg + ".Number(" + strconv.Quote(string(x)) + ")", nil
+	case []string:
+		return fmt.Sprintf("%#v", x), nil
+	case []any:
+		var b strings.Builder
+		b.WriteString("[]any{")
+		for _, e := range x {
+			s, err := valueLiteral(e)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s + ", ")
+		}
+		b.WriteString("}")
+		return b.String(), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("map[string]any{")
+		for _, k := range keys {
+			s, err := valueLiteral(x[k])
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "%q: %s, ", k, s)
+		}
+		b.WriteString("}")
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("cannot render a %T in generated code", v)
+}
