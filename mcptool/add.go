@@ -28,6 +28,7 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	if t.def.Description == "" {
 		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
 	}
+	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
 	plan := t.plan
 	decode := func(args []byte) (In, error) {
 		var in In

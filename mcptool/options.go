@@ -25,6 +25,7 @@ type SharedOption interface {
 
 type toolConfig struct {
 	description    string
+	descSuffix     string
 	title          string
 	hints          annotations.Hints
 	keepDefs       *bool
@@ -68,6 +69,13 @@ func (o sharedOption) applyRegistry(c *registryConfig) { o.reg(c) }
 // give every tool one.
 func Description(text string) Option {
 	return toolOption(func(c *toolConfig) { c.description = text })
+}
+
+// AppendDescription adds text to the end of the tool's description, whether
+// that comes from [Description] or from the function's doc comment (see
+// cmd/mcpgen): for the parts only known at run time.
+func AppendDescription(text string) Option {
+	return toolOption(func(c *toolConfig) { c.descSuffix += text })
 }
 
 // Title sets the tool's human-readable title, overriding the title= of the

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,14 +30,16 @@ type Call struct {
 
 // tool is one registered tool.
 type tool struct {
-	name    string
-	def     *mcp.Tool
-	plan    *mcpreflect.Plan
-	out     *mcpreflect.Output
-	noOut   bool
-	pol     policy
-	invoke  Handler // decode, call, marshal
-	handler Handler // invoke inside the policies and middleware
+	name  string
+	def   *mcp.Tool
+	plan  *mcpreflect.Plan
+	out   *mcpreflect.Output
+	noOut bool
+	pol   policy
+	// descSuffix is added to the description once it is known.
+	descSuffix string
+	invoke     Handler // decode, call, marshal
+	handler    Handler // invoke inside the policies and middleware
 }
 
 // newTool resolves the options and schemas shared by both registration paths.
@@ -87,7 +90,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if output.Structured() && !cfg.noOutputSchema {
 		def.OutputSchema = output.SchemaJSON
 	}
-	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol}, nil
+	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, descSuffix: cfg.descSuffix}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.
@@ -103,6 +106,7 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	if t.def.Description == "" {
 		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
 	}
+	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
 	plan, depth := t.plan, t.pol.maxDepth
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in := reflect.New(plan.Type)
@@ -239,4 +243,15 @@ func newRef() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// joinDescription appends suffix to desc with one space between them.
+func joinDescription(desc, suffix string) string {
+	switch {
+	case suffix == "":
+		return desc
+	case desc == "":
+		return strings.TrimSpace(suffix)
+	}
+	return strings.TrimRight(desc, " ") + " " + strings.TrimLeft(suffix, " ")
 }

@@ -18,17 +18,11 @@ import (
 // formats are the JSON Schema formats mcpgen checks at call time.
 var formats = map[string]func(string) bool{
 	"date-time": func(s string) bool {
-		_, err := time.Parse(time.RFC3339Nano, s)
-		return err == nil && strings.ContainsAny(s[10:11], "Tt")
-	},
-	"date": func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
-	"time": func(s string) bool {
-		_, err := time.Parse("15:04:05Z07:00", s)
-		if err != nil {
-			_, err = time.Parse("15:04:05.999999999Z07:00", s)
-		}
+		_, err := parseDateTime(s)
 		return err == nil
 	},
+	"date":          func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
+	"time":          fullTimeRe.MatchString,
 	"email":         func(s string) bool { return validate().Var(s, "email") == nil },
 	"hostname":      func(s string) bool { return validate().Var(s, "hostname_rfc1123") == nil },
 	"ipv4":          func(s string) bool { return validate().Var(s, "ipv4") == nil },
@@ -36,6 +30,20 @@ var formats = map[string]func(string) bool{
 	"uuid":          func(s string) bool { return validate().Var(s, "uuid") == nil },
 	"uri":           func(s string) bool { u, err := url.Parse(s); return err == nil && u.Scheme != "" },
 	"uri-reference": func(s string) bool { _, err := url.Parse(s); return err == nil },
+}
+
+// fullTimeRe is RFC 3339's full-time: two-digit fields, an offset, no leap
+// second (time.Time cannot hold one).
+var fullTimeRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+
+// parseDateTime parses an RFC 3339 date-time. time.Parse alone is too lax
+// (it takes a one-digit hour and a +24:00 offset) and too strict (RFC 3339
+// allows a lowercase "t" and "z").
+func parseDateTime(s string) (time.Time, error) {
+	if len(s) < 11 || (s[10] != 'T' && s[10] != 't') || !fullTimeRe.MatchString(s[11:]) {
+		return time.Time{}, fmt.Errorf("not an RFC 3339 date-time")
+	}
+	return time.Parse(time.RFC3339Nano, s[:10]+"T"+strings.ToUpper(s[11:]))
 }
 
 func formatNames() []string {

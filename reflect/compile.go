@@ -81,12 +81,14 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 	}
 	d.enter()
 	d.pos++
-	var seenBuf [32]bool
-	var seen []bool
+	// seen[i]: 0 absent, 1 decoded, 2 not decoded (a type violation: its
+	// runtime-only rules are skipped, they would judge a value never sent).
+	var seenBuf [32]uint8
+	var seen []uint8
 	if len(x.fields) <= len(seenBuf) {
 		seen = seenBuf[:len(x.fields)]
 	} else {
-		seen = make([]bool, len(x.fields))
+		seen = make([]uint8, len(x.fields))
 	}
 	d.ws()
 	if d.peek() == '}' {
@@ -119,15 +121,21 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 				}
 				d.violateChild(key, "additionalProperties", msg)
 				d.skipValue()
-			case seen[i]:
+			case seen[i] != 0:
 				d.violateChild(x.fields[i].name, "uniqueKeys", "is given more than once")
 				d.skipValue()
 			default:
-				seen[i] = true
+				seen[i] = 1
 				f := &x.fields[i]
+				before := len(d.errs)
 				d.pushName(f.name)
 				f.dec.decode(d, f.ptr(p))
 				d.pop()
+				for _, v := range d.errs[before:] {
+					if v.Rule == "type" {
+						seen[i] = 2
+					}
+				}
 			}
 			d.ws()
 			if d.peek() == ',' {
@@ -141,8 +149,8 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 	d.leave()
 	for i := range x.fields {
 		f := &x.fields[i]
-		if seen[i] {
-			if f.residual != "" || f.cross != nil {
+		if seen[i] != 0 {
+			if seen[i] == 1 && (f.residual != "" || f.cross != nil) {
 				d.pushName(f.name)
 				x.runResidual(d, p, f)
 				d.pop()
@@ -226,7 +234,7 @@ func (b *builder) compile(t reflect.Type, s *jsonschema.Schema) (decoder, error)
 	if err != nil {
 		return nil, err
 	}
-	if hasUncompiled(s) {
+	if hasUncompiled(s) || b.uncompiledFor(t, s) {
 		gen, err := b.resolveGeneric(s)
 		if err != nil {
 			return nil, err
@@ -244,6 +252,32 @@ func hasUncompiled(s *jsonschema.Schema) bool {
 	return s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil || s.Not != nil || s.If != nil ||
 		s.Contains != nil || s.PrefixItems != nil || s.PatternProperties != nil ||
 		s.DependentRequired != nil || s.DependentSchemas != nil
+}
+
+// uncompiledFor reports keywords the typed decoder of t does not check on a
+// node of its kind: minProperties, propertyNames, enum or const on a struct
+// (JSONSchemaExtend can add them), enum or const on an array or a map, enum
+// on a boolean.
+func (b *builder) uncompiledFor(t reflect.Type, s *jsonschema.Schema) bool {
+	if s == nil || s.Ref != "" {
+		return false
+	}
+	bt := baseType(t)
+	if bt == timeType || bt == bytesType || bt == rawMessageType || reflect.PointerTo(bt).Implements(textUnmarshaler) {
+		return false
+	}
+	if _, ok, _ := b.custom(bt); ok {
+		return false // an opaque decoder checks the whole schema
+	}
+	switch bt.Kind() {
+	case reflect.Struct:
+		return s.MinProperties != nil || s.MaxProperties != nil || s.PropertyNames != nil || s.Enum != nil || s.Const != nil
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return s.Enum != nil || s.Const != nil
+	case reflect.Bool:
+		return s.Enum != nil
+	}
+	return false
 }
 
 func (b *builder) compileTyped(t reflect.Type, s *jsonschema.Schema) (decoder, error) {

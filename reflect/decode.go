@@ -213,7 +213,7 @@ func (x *timeDec) decode(d *decodeState, p unsafe.Pointer) {
 	s := d.readString()
 	before := len(d.errs)
 	x.chk.check(d, s)
-	t, err := time.Parse(time.RFC3339Nano, s)
+	t, err := parseDateTime(s)
 	if err != nil {
 		if len(d.errs) == before {
 			d.violate("format", "must be a valid date-time")
@@ -389,8 +389,11 @@ func (x *sliceDec) decode(d *decodeState, p unsafe.Pointer) {
 	}
 	d.leave()
 	if x.arrayLen >= 0 {
-		if n != x.arrayLen {
+		switch {
+		case n < x.arrayLen:
 			d.violate("minItems", fmt.Sprintf("must have exactly %d items, got %d", x.arrayLen, n))
+		case n > x.arrayLen:
+			d.violate("maxItems", fmt.Sprintf("must have exactly %d items, got %d", x.arrayLen, n))
 		}
 		return
 	}

@@ -62,6 +62,12 @@ func (b *builder) mirror(owner reflect.Type, f *fieldInfo, sf reflect.StructFiel
 		if li > 0 {
 			bt := baseType(t)
 			switch {
+			case bt == bytesType:
+				return fail("dive on []byte, which is sent as one base64 string, not as an array")
+			case (bt.Kind() == reflect.Slice || bt.Kind() == reflect.Array) && node.Items == nil:
+				return fail("dive on %s, whose schema has no items", bt)
+			case bt.Kind() == reflect.Map && node.AdditionalProperties == nil:
+				return fail("dive on %s, whose schema has no additionalProperties", bt)
 			case bt.Kind() == reflect.Slice || bt.Kind() == reflect.Array:
 				node = node.Items
 			case bt.Kind() == reflect.Map:
@@ -171,6 +177,11 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 	if bt == timeType {
 		kind = "time"
 	}
+	if bt == bytesType {
+		// validator measures a []byte in bytes, JSON Schema its base64 text
+		// in characters: the rule runs after decoding instead.
+		return false
+	}
 	param := r.param
 	count := func() (uint64, bool) {
 		n, err := strconv.ParseUint(param, 10, 64)
@@ -265,6 +276,7 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			case "eq", "len":
 				node.Const = jsonNumberValue(n, kind)
 			}
+			clampToType(node, bt)
 			return true
 		case "oneof":
 			vals := splitOneOf(param)
@@ -325,7 +337,7 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			return false
 		}
 		switch r.name {
-		case "min", "gte", "max", "lte", "len":
+		case "min", "gte", "max", "lte", "len", "gt", "lt":
 			n, ok := count()
 			if !ok {
 				return false
@@ -333,7 +345,16 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			switch r.name {
 			case "min", "gte":
 				node.MinProperties = &n
+			case "gt":
+				n++
+				node.MinProperties = &n
 			case "max", "lte":
+				node.MaxProperties = &n
+			case "lt":
+				if n == 0 {
+					return false
+				}
+				n--
 				node.MaxProperties = &n
 			case "len":
 				m := n

@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/doc/comment"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // docText turns a doc comment into a description: the comment's text as
@@ -17,6 +19,19 @@ func docText(cg *ast.CommentGroup) string {
 	d := p.Parse(cg.Text())
 	pr := comment.Printer{TextWidth: -1}
 	return strings.TrimSpace(string(pr.Text(d)))
+}
+
+// toolDoc turns a function's doc comment into a tool description: Go's
+// convention opens it with the function's name ("SearchPages searches the
+// notes..."), which means nothing to a model, so the name goes and the verb
+// is capitalized ("Searches the notes...").
+func toolDoc(name, doc string) string {
+	rest, ok := strings.CutPrefix(doc, name+" ")
+	if !ok || rest == "" {
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -148,7 +148,7 @@ func (a *analysis) findTools() {
 				a.outputs[a.typeExpr(out)] = out
 				a.reach(out)
 			}
-			if doc := docText(fd.Doc); doc != "" {
+			if doc := toolDoc(fd.Name.Name, docText(fd.Doc)); doc != "" {
 				a.docs[funcKey(a.pkg.PkgPath, fd)] = doc
 			}
 		}

@@ -60,7 +60,7 @@ func TestDescriptionsFromComments(t *testing.T) {
 	require.NoError(t, reg.AddMethods(&Calendar{}, mcptool.Exclude("Helper"),
 		mcptool.Method("Count", mcptool.Description("How many events there are."))))
 	find, _ := reg.Tool("find_events")
-	assert.Equal(t, "FindEvents searches the calendar for events.\n\nIt returns at most one page of events, newest first.", find.Description)
+	assert.Equal(t, "Searches the calendar for events.\n\nIt returns at most one page of events, newest first.", find.Description)
 	var schema struct {
 		Description string `json:"description"`
 		Properties  map[string]struct {
@@ -76,11 +76,21 @@ func TestDescriptionsFromComments(t *testing.T) {
 	assert.Equal(t, "When limits the search to a time range.", schema.Properties["when"].Description)
 
 	cancel, _ := reg.Tool("cancel_event")
-	assert.Equal(t, "CancelEvent cancels an event. Cancelling it twice does nothing more.", cancel.Description)
+	assert.Equal(t, "Cancels an event. Cancelling it twice does nothing more.", cancel.Description)
 	count, _ := reg.Tool("count")
 	assert.Equal(t, "How many events there are.", count.Description, "an option wins over a comment")
 
 	res, err := reg.Call(context.Background(), "find_events", json.RawMessage(`{"query":"standup"}`))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"result":[{"id":"1","title":"standup"}]}`, string(res.StructuredContent.(json.RawMessage)))
+}
+
+func TestAppendDescription(t *testing.T) {
+	reg := mcptool.NewRegistry()
+	require.NoError(t, reg.Add("find_events", FindEvents, mcptool.AppendDescription("Calendars: work, home.")))
+	find, _ := reg.Tool("find_events")
+	assert.Equal(t, "Searches the calendar for events.\n\nIt returns at most one page of events, newest first. Calendars: work, home.", find.Description)
+	require.NoError(t, reg.Add("other", FindEvents, mcptool.Description("Find."), mcptool.AppendDescription(" More.")))
+	other, _ := reg.Tool("other")
+	assert.Equal(t, "Find. More.", other.Description)
 }

@@ -13,8 +13,8 @@ import (
 func init() {
 	mcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{
 		Docs: map[string]string{
-			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.(*Calendar).CancelEvent": "CancelEvent cancels an event. Cancelling it twice does nothing more.",
-			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.Calendar.Count":          "Count returns how many events the calendar holds.",
+			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.(*Calendar).CancelEvent": "Cancels an event. Cancelling it twice does nothing more.",
+			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.Calendar.Count":          "Returns how many events the calendar holds.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.CancelArgs":              "CancelArgs are the arguments of cancel_event.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.CancelArgs.ID":           "ID is the event to cancel.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.Event":                   "Event is one calendar event.",
@@ -25,7 +25,7 @@ func init() {
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.FindArgs.Note":           "Note has a tag description, which wins over this comment.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.FindArgs.Query":          "Query is matched against event titles.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.FindArgs.When":           "When limits the search to a time range.",
-			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.FindEvents":              "FindEvents searches the calendar for events.\n\nIt returns at most one page of events, newest first.",
+			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.FindEvents":              "Searches the calendar for events.\n\nIt returns at most one page of events, newest first.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Paging":           "Paging picks one page of results.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Paging.Page":      "Page is the page number, from 1.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Paging.Size":      "Size is the page size.",
