@@ -1,9 +1,19 @@
-// Command mcpgen-demo is mcpgen's demo MCP server: plain Go functions served
-// as MCP tools over stdio (the default) or streamable HTTP.
+// Command mcpgen-demo is mcpgen's demo MCP server: plain Go functions and the
+// methods of small services, served as MCP tools over stdio (the default) or
+// streamable HTTP. The tools do real work on an embedded default: files and an
+// SQLite database in a per-user data directory, seeded on first run, and public
+// HTTP APIs where a tool needs one.
 //
 //	go run ./cmd/mcpgen-demo                         # stdio, for MCP clients that launch servers
 //	go run ./cmd/mcpgen-demo -http 127.0.0.1:8080    # streamable HTTP at http://127.0.0.1:8080/mcp
+//	go run ./cmd/mcpgen-demo docs                    # the tool catalogue as Markdown (-format json)
 //	go run ./cmd/mcpgen-demo -toolset conformance -http 127.0.0.1:3000
+//
+// Flags of the demo toolset: -data DIR, -allow CMD,..., -confirm=false,
+// -cmd-timeout, -github-url, -weather-url, -geocoding-url, -search-url (see
+// -help). Environment: GITHUB_TOKEN (or GH_TOKEN) for github_create_issue, and
+// MCPGEN_GITHUB_URL, MCPGEN_WEATHER_URL, MCPGEN_GEOCODING_URL and
+// MCPGEN_SEARCH_URL as defaults of the URL flags.
 //
 // Logs go to stderr, never stdout (stdout carries the protocol on stdio).
 package main
@@ -19,6 +29,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,7 +44,32 @@ type config struct {
 	httpAddr  string
 	stateless bool
 	toolset   string
+
+	// The demo toolset's settings. Zero values mean the defaults (see
+	// withDefaults), except githubToken and searchURL, which have none.
+
+	dataDir      string        // the data directory; "" is defaultDataDir()
+	allow        []string      // execute_command's programs; nil is defaultAllow
+	noConfirm    bool          // do not ask the user before delete_file and delete_page
+	cmdTimeout   time.Duration // execute_command's time limit per run
+	githubURL    string        // GitHub REST API base URL
+	githubToken  string        // from GITHUB_TOKEN or GH_TOKEN, never a flag
+	weatherURL   string        // Open-Meteo forecast API base URL
+	geocodingURL string        // Open-Meteo geocoding API base URL
+	searchURL    string        // a SearXNG-compatible search endpoint
 }
+
+// Defaults of the demo toolset's settings.
+const (
+	defaultGitHubURL    = "https://api.github.com"
+	defaultWeatherURL   = "https://api.open-meteo.com"
+	defaultGeocodingURL = "https://geocoding-api.open-meteo.com"
+	defaultCmdTimeout   = 10 * time.Second
+)
+
+// defaultAllow is execute_command's default allowlist: programs that only
+// report. Those not installed are left out.
+var defaultAllow = []string{"echo", "date", "uname", "ls", "wc"}
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
@@ -43,47 +79,146 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("mcpgen-demo", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cfg config
-	fs.StringVar(&cfg.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio; a bare port listens on localhost")
-	fs.BoolVar(&cfg.stateless, "stateless", false, "with -http: serve every request statelessly (the 2026-07-28 mode), no sessions")
-	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
-	if err := fs.Parse(args); err != nil {
-		return err
+	if len(args) > 0 && args[0] == "docs" {
+		if err := runDocs(args[1:], stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return nil
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := newServer(cfg, logger)
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	a, err := newApp(cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := a.close(); err != nil {
+			logger.Error("closing", "err", err)
+		}
+	}()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if cfg.httpAddr == "" {
 		logger.Info("serving on stdio", "toolset", cfg.toolset)
-		return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+		return a.srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 	}
-	return serveHTTP(ctx, srv, cfg, logger)
+	return serveHTTP(ctx, a.srv, cfg, logger)
+}
+
+// parseFlags reads the command line, with defaults from the environment.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("mcpgen-demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: mcpgen-demo [flags]     serve the tools (stdio, or streamable HTTP with -http)\n"+
+			"       mcpgen-demo docs [-format markdown|json] [-o FILE]   print the tool catalogue\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\nEnvironment: GITHUB_TOKEN (or GH_TOKEN) lets github_create_issue create issues;\n"+
+			"MCPGEN_GITHUB_URL, MCPGEN_WEATHER_URL, MCPGEN_GEOCODING_URL and MCPGEN_SEARCH_URL set the URL flags' defaults.\n")
+	}
+	var cfg config
+	var allow string
+	confirm := true
+	fs.StringVar(&cfg.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio; a bare port listens on localhost")
+	fs.BoolVar(&cfg.stateless, "stateless", false, "with -http: serve every request statelessly (the 2026-07-28 mode), no sessions")
+	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
+	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
+	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...` (no paths; empty: no execute_command)")
+	fs.BoolVar(&confirm, "confirm", true, "ask the user (through elicitation) before delete_file and delete_page run; -confirm=false for clients that cannot be asked")
+	fs.DurationVar(&cfg.cmdTimeout, "cmd-timeout", defaultCmdTimeout, "execute_command's time limit per run")
+	fs.StringVar(&cfg.githubURL, "github-url", envOr("MCPGEN_GITHUB_URL", defaultGitHubURL), "GitHub REST API base `URL`, e.g. https://github.example.com/api/v3 for GitHub Enterprise")
+	fs.StringVar(&cfg.weatherURL, "weather-url", envOr("MCPGEN_WEATHER_URL", defaultWeatherURL), "Open-Meteo-compatible forecast API base `URL`")
+	fs.StringVar(&cfg.geocodingURL, "geocoding-url", envOr("MCPGEN_GEOCODING_URL", defaultGeocodingURL), "Open-Meteo-compatible geocoding API base `URL`")
+	fs.StringVar(&cfg.searchURL, "search-url", os.Getenv("MCPGEN_SEARCH_URL"), "SearXNG-compatible search endpoint `URL`, e.g. http://127.0.0.1:8888/search (default: none, and web_search says so)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "allow" { // given: exactly these (nil stays the defaults)
+			cfg.allow = append([]string{}, splitList(allow)...)
+		}
+	})
+	cfg.noConfirm = !confirm
+	cfg.githubToken = envOr("GITHUB_TOKEN", os.Getenv("GH_TOKEN"))
+	return cfg, nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// newServer builds the MCP server of the chosen toolset.
-func newServer(cfg config, logger *slog.Logger) (*mcp.Server, error) {
+// app is a toolset ready to serve: its registry, its server, and what to
+// release when done.
+type app struct {
+	reg   *mcptool.Registry
+	srv   *mcp.Server
+	demo  *demo // the demo toolset's services, nil for others
+	close func() error
+}
+
+// newApp builds the chosen toolset. The demo toolset opens (and on first run
+// creates and seeds) its data directory.
+func newApp(cfg config, logger *slog.Logger) (*app, error) {
 	impl := &mcp.Implementation{Name: "mcpgen-demo", Title: "mcpgen demo", Version: version}
 	reg := mcptool.NewRegistry(mcptool.Logger(logger))
 	switch cfg.toolset {
 	case "demo":
-		if err := registerDemo(reg); err != nil {
+		d, err := openDemo(cfg, logger)
+		if err != nil {
 			return nil, err
 		}
-		return reg.Server(impl, &mcp.ServerOptions{Logger: logger, Instructions: "mcpgen demo tools."}), nil
+		if err := registerDemo(reg, d); err != nil {
+			_ = d.Close()
+			return nil, err
+		}
+		srv := reg.Server(impl, &mcp.ServerOptions{Logger: logger, Instructions: demoInstructions})
+		return &app{reg: reg, srv: srv, demo: d, close: d.Close}, nil
 	case "conformance":
-		return conformanceServer(reg, impl, logger)
+		srv, err := conformanceServer(reg, impl, logger)
+		if err != nil {
+			return nil, err
+		}
+		return &app{reg: reg, srv: srv, close: func() error { return nil }}, nil
 	}
 	return nil, fmt.Errorf("unknown toolset %q (want demo or conformance)", cfg.toolset)
+}
+
+// newServer builds the chosen toolset's server. It is newApp for callers
+// that never close it; the demo toolset's database then stays open until
+// the process exits.
+func newServer(cfg config, logger *slog.Logger) (*mcp.Server, error) {
+	a, err := newApp(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	return a.srv, nil
 }
 
 func serveHTTP(ctx context.Context, srv *mcp.Server, cfg config, logger *slog.Logger) error {

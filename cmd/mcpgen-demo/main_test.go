@@ -23,8 +23,8 @@ func buildDemo(t *testing.T) string {
 	return bin
 }
 
-// TestStdio runs the built demo as a subprocess and talks to it over stdio
-// with the go-sdk client, in both protocol eras.
+// TestStdio runs the built demo as a subprocess, on a fresh data directory,
+// and talks to it over stdio with the go-sdk client, in both protocol eras.
 func TestStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo binary")
@@ -35,7 +35,8 @@ func TestStdio(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			var stderr bytes.Buffer
-			cmd := exec.Command(bin)
+			dataDir := filepath.Join(t.TempDir(), "data")
+			cmd := exec.Command(bin, "-data", dataDir)
 			cmd.Stderr = &stderr
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -47,7 +48,8 @@ func TestStdio(t *testing.T) {
 				names = append(names, tl.Name)
 				assert.NotEmpty(t, tl.Description, tl.Name)
 			}
-			assert.Contains(t, names, "calculate_sum")
+			assert.Subset(t, names, []string{"calculate_sum", "analyze_csv", "execute_command", "github_create_issue", "get_weather",
+				"web_search", "create_record", "delete_file", "search_pages", "get_page", "delete_page"})
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 2.5, "b": 4}})
 			require.NoError(t, err)
 			require.False(t, res.IsError, "%v", res.Content)
@@ -59,9 +61,20 @@ func TestStdio(t *testing.T) {
 			text := res.Content[0].(*mcp.TextContent).Text
 			assert.Contains(t, text, "a: must be a number, got string (type)")
 			assert.Contains(t, text, "b: is required but missing (required)")
+
+			// The data directory was created and seeded on this first run.
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "analyze_csv", Arguments: map[string]any{"filepath": "sales.csv", "operations": []string{"count"}}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Equal(t, 24.0, res.StructuredContent.(map[string]any)["rows"])
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_pages", Arguments: map[string]any{"query": "welcome"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			assert.Len(t, res.StructuredContent.(map[string]any)["results"], 1)
 			require.NoError(t, cs.Close())
 			// Logs go to stderr; stdout carried only the protocol (or the client would have failed).
 			assert.True(t, strings.Contains(stderr.String(), "serving on stdio"), stderr.String())
+			assert.Contains(t, stderr.String(), "files_seeded=true notes_seeded=true")
 		})
 	}
 }

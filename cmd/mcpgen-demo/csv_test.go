@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAnalyzeCSV analyzes the seeded sales.csv and checks the numbers
+// against a plain computation of the same file.
+func TestAnalyzeCSV(t *testing.T) {
+	cs, _ := demoClient(t, nil, nil)
+	want := map[string]float64{}
+	recs, err := csv.NewReader(strings.NewReader(salesCSV())).ReadAll()
+	require.NoError(t, err)
+	for _, rec := range recs[1:] {
+		for i, col := range []string{"units", "unit_price", "revenue"} {
+			v, err := strconv.ParseFloat(rec[3+i], 64)
+			require.NoError(t, err)
+			want[col] += v
+		}
+	}
+
+	got := okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "sales.csv"}))
+	assert.Equal(t, "sales.csv", got["file"])
+	assert.Equal(t, 24.0, got["rows"])
+	assert.Equal(t, []any{"month", "region", "product"}, got["skippedColumns"])
+	cols := got["columns"].([]any)
+	require.Len(t, cols, 3)
+	for i, name := range []string{"units", "unit_price", "revenue"} {
+		c := cols[i].(map[string]any)
+		assert.Equal(t, name, c["name"])
+		assert.InDelta(t, want[name], c["sum"], 1e-9, name)
+		assert.InDelta(t, want[name]/24, c["average"], 1e-9, name)
+		assert.Equal(t, 24.0, c["count"], name)
+	}
+
+	// Only the operations asked for.
+	got = okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "./sales.csv", "operations": []string{"average"}}))
+	c := got["columns"].([]any)[0].(map[string]any)
+	assert.Equal(t, []string{"average", "name"}, sortedKeys(c))
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := keys(m)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// TestAnalyzeCSVRefusals checks the errors the model reads: paths that leave
+// the data directory, files that are missing or not CSV, operations that do
+// not exist.
+func TestAnalyzeCSVRefusals(t *testing.T) {
+	cs, dir := demoClient(t, nil, nil)
+	files := filepath.Join(dir, "files")
+	secret := filepath.Join(dir, "secret.csv")
+	require.NoError(t, os.WriteFile(secret, []byte("a\n1\n"), 0o600))
+	require.NoError(t, os.Symlink(secret, filepath.Join(files, "escape.csv")))
+	require.NoError(t, os.Symlink("sales.csv", filepath.Join(files, "alias.csv")))
+	require.NoError(t, os.WriteFile(filepath.Join(files, "ragged.csv"), []byte("a,b\n1,2\n3\n"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(files, "empty.csv"), nil, 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(files, "mixed.csv"), []byte("\uFEFFn,word,,blank\n1,x,2,\n2.5,3,4,\nNaN,y,,\n"), 0o600))
+
+	for path, want := range map[string]string{
+		"../secret.csv":       `"../secret.csv" leaves the data directory`,
+		"scratch/../../x.csv": "leaves the data directory",
+		secret:                "is absolute",
+		"escape.csv":          "leads out of the data directory (symlink)",
+		"nope.csv":            `"nope.csv" does not exist`,
+		"ragged.csv":          `"ragged.csv" is not valid CSV: record on line 3: wrong number of fields`,
+		"empty.csv":           `"empty.csv" is empty: no header row`,
+		"scratch":             `"scratch" is not a regular file`,
+	} {
+		msg := errResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": path}))
+		assert.Contains(t, msg, want, path)
+	}
+	msg := errResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "sales.csv", "operations": []string{"sum", "median"}}))
+	assert.Contains(t, msg, `operations[1]: must be one of "sum", "average", "count", got "median" (enum)`)
+
+	got := okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "alias.csv", "operations": []string{"count"}}))
+	assert.Equal(t, 24.0, got["rows"], "a symlink that stays inside is followed")
+
+	// The BOM is not part of the first name; NaN is text; a column of
+	// empty cells has nothing to report; an unnamed column gets a name.
+	got = okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "mixed.csv"}))
+	assert.Equal(t, []any{"n", "word", "blank"}, got["skippedColumns"])
+	cols := got["columns"].([]any)
+	require.Len(t, cols, 1)
+	assert.Equal(t, map[string]any{"name": "column 3", "sum": 6.0, "average": 3.0, "count": 2.0}, cols[0])
+}
+
+// TestAnalyzeCSVProgress streams a larger file and checks the progress
+// notifications: increasing, in bytes, with the file's size as the total.
+func TestAnalyzeCSVProgress(t *testing.T) {
+	var mu sync.Mutex
+	var seen []*mcp.ProgressNotificationParams
+	a, dir := newDemoApp(t, nil)
+	a.demo.files.progressEvery = 1000
+	cs := demoSession(t, a, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		seen = append(seen, req.Params)
+		mu.Unlock()
+	}}, "")
+	var b strings.Builder
+	b.WriteString("id,value\n")
+	for i := 1; i <= 10_500; i++ {
+		fmt.Fprintf(&b, "%d,%d.5\n", i, i%7)
+	}
+	path := filepath.Join(dir, "files", "big.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o600))
+
+	params := &mcp.CallToolParams{Name: "analyze_csv", Arguments: map[string]any{"filepath": "big.csv", "operations": []string{"count", "sum"}}}
+	params.SetProgressToken("csv-1")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, params)
+	require.NoError(t, err)
+	got := okResult(t, res)
+	assert.Equal(t, 10_500.0, got["rows"])
+	assert.Equal(t, map[string]any{"name": "value", "count": 10_500.0, "sum": 10_500*0.5 + float64(sumMod7(10_500))}, got["columns"].([]any)[1])
+
+	size := float64(len(b.String()))
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == 11
+	}, 2*time.Second, 10*time.Millisecond, "progress every 1000 rows, then done")
+	mu.Lock()
+	defer mu.Unlock()
+	for i, p := range seen {
+		assert.Equal(t, "csv-1", p.ProgressToken)
+		assert.Equal(t, size, p.Total)
+		if i > 0 {
+			assert.Greater(t, p.Progress, seen[i-1].Progress)
+		}
+	}
+	assert.Equal(t, "1000 rows read", seen[0].Message)
+	assert.Equal(t, size, seen[10].Progress)
+}
+
+func sumMod7(n int) int {
+	s := 0
+	for i := 1; i <= n; i++ {
+		s += i % 7
+	}
+	return s
+}

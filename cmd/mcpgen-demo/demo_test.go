@@ -1,0 +1,342 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// newDemoApp builds the demo toolset on a fresh data directory. mod may
+// change its settings first (upstream URLs, token, ...).
+func newDemoApp(t *testing.T, mod func(*config)) (*app, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	cfg := config{toolset: "demo", dataDir: dir}
+	if mod != nil {
+		mod(&cfg)
+	}
+	a, err := newApp(cfg, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, a.close()) })
+	return a, dir
+}
+
+// demoSession connects a go-sdk client to a's server over in-memory
+// transports, on protocol version ("" lets them pick: 2026-07-28).
+func demoSession(t *testing.T, a *app, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := a.srv.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "1"}, opts)
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// demoClient is a demo toolset on a fresh data directory and a client
+// session to it.
+func demoClient(t *testing.T, mod func(*config), opts *mcp.ClientOptions) (*mcp.ClientSession, string) {
+	t.Helper()
+	a, dir := newDemoApp(t, mod)
+	return demoSession(t, a, opts, ""), dir
+}
+
+// callTool calls a tool; protocol errors fail the test.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err, name)
+	return res
+}
+
+// okResult returns a successful call's structuredContent, decoded into a
+// generic map.
+func okResult(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	require.False(t, res.IsError, "isError result: %s", demoText(res))
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(raw, &m))
+	// The text block carries the same JSON, for clients that ignore
+	// structuredContent.
+	assert.JSONEq(t, string(raw), demoText(res))
+	return m
+}
+
+// errResult returns the text of an isError result.
+func errResult(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	require.True(t, res.IsError, "want an isError result, got %s", demoText(res))
+	txt := demoText(res)
+	assert.NotContains(t, txt, "internal error", "the model should read what went wrong")
+	return txt
+}
+
+func demoText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// confirmer answers the confirmation questions of delete_file and
+// delete_page, and remembers them.
+type confirmer struct {
+	accept bool
+	mu     sync.Mutex
+	asked  []string
+}
+
+func (c *confirmer) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	c.mu.Lock()
+	c.asked = append(c.asked, req.Params.Message)
+	c.mu.Unlock()
+	if !c.accept {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+}
+
+func (c *confirmer) questions() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.asked...)
+}
+
+// hints are a tool's annotation hints at their effective values.
+type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+
+// TestDemoToolDefinitions checks what every demo tool shows clients: a
+// title, a description with an example, a description on every property of
+// its input and output schemas, an output schema, and the hints the seeds
+// give it (or, where they give none, the ones that are true of it).
+func TestDemoToolDefinitions(t *testing.T) {
+	want := map[string]hints{
+		// Seeds: title "Calculate Sum", readOnlyHint true, openWorldHint false.
+		"calculate_sum": {readOnly: true},
+		"analyze_csv":   {readOnly: true},
+		// Seeds: title "Delete File", readOnlyHint false, destructiveHint true,
+		// idempotentHint true, openWorldHint false.
+		"delete_file": {destructive: true, idempotent: true},
+		// Seeds: title "Create Database Record", readOnlyHint false,
+		// destructiveHint false, idempotentHint false, openWorldHint false.
+		"create_record": {},
+		// Seeds: title "Web Search", readOnlyHint true, openWorldHint true.
+		"web_search":  {readOnly: true, openWorld: true},
+		"get_weather": {readOnly: true, openWorld: true},
+		// Seeds give no hints: the spec's defaults, which are true of a tool
+		// that runs whatever programs the operator allows.
+		"execute_command":     {destructive: true, openWorld: true},
+		"github_create_issue": {openWorld: true},
+		"search_pages":        {readOnly: true},
+		"get_page":            {readOnly: true},
+		// Seeds: "DESTRUCTIVE - requires confirmation".
+		"delete_page": {destructive: true, idempotent: true},
+	}
+	titles := map[string]string{
+		"calculate_sum": "Calculate Sum", "delete_file": "Delete File",
+		"create_record": "Create Database Record", "web_search": "Web Search",
+	}
+	a, _ := newDemoApp(t, nil)
+	cs := demoSession(t, a, nil, "")
+	ctx := context.Background()
+	lt, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	var names []string
+	for _, tl := range lt.Tools {
+		names = append(names, tl.Name)
+		t.Run(tl.Name, func(t *testing.T) {
+			h, ok := want[tl.Name]
+			require.True(t, ok, "unexpected tool")
+			assert.NotEmpty(t, tl.Title)
+			if title, ok := titles[tl.Name]; ok {
+				assert.Equal(t, title, tl.Title, "the seeds' title")
+			}
+			assert.Contains(t, tl.Description, "Example: {", "the description shows an example call")
+			an := tl.Annotations
+			require.NotNil(t, an)
+			got := hints{readOnly: an.ReadOnlyHint, idempotent: an.IdempotentHint,
+				destructive: !an.ReadOnlyHint && (an.DestructiveHint == nil || *an.DestructiveHint),
+				openWorld:   an.OpenWorldHint == nil || *an.OpenWorldHint}
+			assert.Equal(t, h, got)
+			require.NotNil(t, tl.OutputSchema, "every demo tool has a structured, documented result")
+			for _, s := range []struct {
+				name   string
+				schema any
+			}{{"inputSchema", tl.InputSchema}, {"outputSchema", tl.OutputSchema}} {
+				raw, err := json.Marshal(s.schema)
+				require.NoError(t, err)
+				var m map[string]any
+				require.NoError(t, json.Unmarshal(raw, &m))
+				for _, p := range undescribed(m, "") {
+					t.Errorf("%s: property %s has no description", s.name, p)
+				}
+			}
+		})
+	}
+	assert.ElementsMatch(t, keys(want), names)
+}
+
+// undescribed lists the properties of an object schema, at any depth, that
+// have no description.
+func undescribed(s map[string]any, path string) []string {
+	var out []string
+	props, _ := s["properties"].(map[string]any)
+	for name, p := range props {
+		ps, _ := p.(map[string]any)
+		if d, _ := ps["description"].(string); d == "" {
+			out = append(out, path+name)
+		}
+		out = append(out, undescribed(ps, path+name+".")...)
+		if items, ok := ps["items"].(map[string]any); ok {
+			out = append(out, undescribed(items, path+name+"[].")...)
+		}
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestCalculateSum(t *testing.T) {
+	cs, _ := demoClient(t, nil, nil)
+	assert.Equal(t, map[string]any{"sum": 6.5}, okResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 2.5, "b": 4})))
+	assert.Contains(t, errResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 1e308, "b": 1e308})), "overflows")
+	msg := errResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": "2"}))
+	assert.Contains(t, msg, "a: must be a number, got string (type)")
+	assert.Contains(t, msg, "b: is required but missing (required)")
+}
+
+// TestStreamableHTTP serves the demo over streamable HTTP, as -http does,
+// and calls tools in both protocol eras, including delete_page's
+// confirmation (elicitation on 2025-11-25, an input-required round trip on
+// 2026-07-28).
+func TestStreamableHTTP(t *testing.T) {
+	a, _ := newDemoApp(t, nil)
+	ts := httptest.NewServer(mcptool.NewHTTPHandler(a.srv, nil))
+	defer ts.Close()
+	for _, tc := range []struct{ version, want, page string }{
+		{"2025-11-25", "2025-11-25", "cheat sheet"},
+		{"", "2026-07-28", "onboarding checklist"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			conf := &confirmer{accept: true}
+			client := mcp.NewClient(&mcp.Implementation{Name: "demo-http-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: conf.handle})
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: tc.version})
+			require.NoError(t, err)
+			defer cs.Close()
+			require.Equal(t, tc.want, cs.InitializeResult().ProtocolVersion)
+			lt, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			assert.Len(t, lt.Tools, 11)
+			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 1, "b": 2})))
+
+			hits := okResult(t, callTool(t, cs, "search_pages", map[string]any{"query": tc.page}))["results"].([]any)
+			require.Len(t, hits, 1)
+			id := hits[0].(map[string]any)["id"]
+			del := okResult(t, callTool(t, cs, "delete_page", map[string]any{"id": id}))
+			assert.Equal(t, true, del["deleted"])
+			assert.Len(t, conf.questions(), 1, "the user was asked once")
+			assert.Contains(t, errResult(t, callTool(t, cs, "get_page", map[string]any{"id": id})), "no page with id")
+		})
+	}
+}
+
+// TestStatelessHTTP serves the demo as -http -stateless does: no sessions,
+// so a 2025-era client cannot be asked to confirm, and delete_page refuses.
+func TestStatelessHTTP(t *testing.T) {
+	a, _ := newDemoApp(t, nil)
+	ts := httptest.NewServer(mcptool.NewHTTPHandler(a.srv, &mcptool.HTTPOptions{Stateless: true}))
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "demo-http-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: (&confirmer{accept: true}).handle})
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer cs.Close()
+	hits := okResult(t, callTool(t, cs, "search_pages", map[string]any{"query": "welcome"}))["results"].([]any)
+	require.Len(t, hits, 1)
+	assert.Contains(t, errResult(t, callTool(t, cs, "delete_page", map[string]any{"id": 1})), "cannot ask the user")
+	okResult(t, callTool(t, cs, "get_page", map[string]any{"id": 1}))
+}
+
+func TestFlags(t *testing.T) {
+	t.Setenv("MCPGEN_SEARCH_URL", "http://127.0.0.1:8888/search")
+	t.Setenv("MCPGEN_WEATHER_URL", "http://weather.test")
+	t.Setenv("GITHUB_TOKEN", "")
+	t.Setenv("GH_TOKEN", "gh-token")
+	var stderr bytes.Buffer
+	cfg, err := parseFlags([]string{"-data", "/tmp/x", "-confirm=false", "-github-url", "http://gh.test/api/v3"}, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:8888/search", cfg.searchURL)
+	assert.Equal(t, "http://weather.test", cfg.weatherURL)
+	assert.Equal(t, defaultGeocodingURL, cfg.geocodingURL)
+	assert.Equal(t, "http://gh.test/api/v3", cfg.githubURL)
+	assert.Equal(t, "gh-token", cfg.githubToken)
+	assert.Equal(t, "/tmp/x", cfg.dataDir)
+	assert.True(t, cfg.noConfirm)
+	assert.Nil(t, cfg.allow, "no -allow: the defaults")
+
+	cfg, err = parseFlags([]string{"-allow", "echo, wc"}, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"echo", "wc"}, cfg.allow)
+	cfg, err = parseFlags([]string{"-allow", ""}, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, []string{}, cfg.allow, "-allow '': none")
+
+	_, err = parseFlags([]string{"stray"}, &stderr)
+	assert.ErrorContains(t, err, `unexpected argument "stray"`)
+	assert.NoError(t, run(context.Background(), []string{"-help"}, strings.NewReader(""), &bytes.Buffer{}, &stderr))
+	assert.Contains(t, stderr.String(), "GITHUB_TOKEN")
+}
+
+// TestNoCommands checks that -allow ” leaves execute_command out.
+func TestNoCommands(t *testing.T) {
+	a, _ := newDemoApp(t, func(c *config) { c.allow = []string{} })
+	_, ok := a.reg.Tool("execute_command")
+	assert.False(t, ok)
+	assert.Equal(t, 10, a.reg.Len())
+}
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// deadURL is the URL of a server that is gone: connecting to it fails at
+// once, as with no network.
+func deadURL(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewServer(nil)
+	u := ts.URL
+	ts.Close()
+	return u
+}

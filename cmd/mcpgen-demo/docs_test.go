@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var updateDocs = flag.Bool("update", false, "rewrite docs/tools.md from the demo's tools")
+
+const toolsDoc = "../../docs/tools.md"
+
+// TestToolsDocUpToDate fails when docs/tools.md is not what the docs
+// subcommand prints: regenerate it with go generate ./cmd/mcpgen-demo, or
+// go test ./cmd/mcpgen-demo -run TestToolsDocUpToDate -update.
+func TestToolsDocUpToDate(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, writeDocs(&b, "markdown"))
+	if *updateDocs {
+		require.NoError(t, os.WriteFile(toolsDoc, b.Bytes(), 0o644))
+		return
+	}
+	have, err := os.ReadFile(toolsDoc)
+	require.NoError(t, err, "docs/tools.md is missing: run go generate ./cmd/mcpgen-demo")
+	if !bytes.Equal(have, b.Bytes()) {
+		t.Errorf("docs/tools.md is stale: run go generate ./cmd/mcpgen-demo (or go test ./cmd/mcpgen-demo -run TestToolsDocUpToDate -update)\n%s",
+			firstDiff(string(have), b.String()))
+	}
+}
+
+// firstDiff shows the first line where two texts differ.
+func firstDiff(have, want string) string {
+	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(hl), len(wl)); i++ {
+		var h, w string
+		if i < len(hl) {
+			h = hl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if h != w {
+			return "line " + strconv.Itoa(i+1) + ":\n  file:      " + h + "\n  generated: " + w
+		}
+	}
+	return ""
+}
+
+func TestDocsCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"docs", "-format", "json"}, nil, &stdout, &stderr))
+	var cat struct {
+		Tools []struct {
+			Name    string          `json:"name"`
+			Example json.RawMessage `json:"example"`
+			Hints   map[string]bool `json:"hints"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &cat))
+	require.Len(t, cat.Tools, 11)
+	for _, tl := range cat.Tools {
+		assert.NotEqual(t, "null", string(tl.Example), "%s: the catalogue has an example call", tl.Name)
+	}
+
+	stdout.Reset()
+	require.NoError(t, run(context.Background(), []string{"docs"}, nil, &stdout, &stderr))
+	assert.True(t, strings.HasPrefix(stdout.String(), docsHeader+"# mcpgen-demo tools"), stdout.String()[:200])
+
+	out := filepath.Join(t.TempDir(), "tools.md")
+	require.NoError(t, run(context.Background(), []string{"docs", "-o", out}, nil, &stdout, &stderr))
+	written, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, stdout.String(), string(written))
+
+	assert.ErrorContains(t, run(context.Background(), []string{"docs", "-format", "yaml"}, nil, &stdout, &stderr), `unknown format "yaml"`)
+	assert.ErrorContains(t, run(context.Background(), []string{"docs", "extra"}, nil, &stdout, &stderr), `unexpected argument "extra"`)
+}

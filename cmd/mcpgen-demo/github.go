@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// GitHub creates issues through the GitHub REST API.
+type GitHub struct {
+	baseURL string // e.g. https://api.github.com
+	token   string // from GITHUB_TOKEN; "" means none
+	client  *http.Client
+}
+
+// IssueArgs are the arguments of github_create_issue.
+type IssueArgs struct {
+	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=10,timeout=30s"`
+	// The repository to create the issue in, as owner/name, e.g. "octocat/hello-world".
+	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$,maxLength=140,example=octocat/hello-world" jsonschema_description:"The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\""`
+	// The issue's title: one line that says what is wrong or wanted, e.g. "Crash on empty input".
+	Title string `json:"title" jsonschema:"example=Crash on empty input" validate:"required,min=1,max=256" jsonschema_description:"The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\""`
+	// The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce.
+	// Optional.
+	Body string `json:"body,omitempty" validate:"omitempty,max=65536" jsonschema_description:"The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional"`
+	// Names of labels to put on the issue, e.g. ["bug", "good first issue"]; GitHub creates labels
+	// that do not exist yet when the token may.
+	Labels []string `json:"labels,omitempty" jsonschema:"maxItems=20,uniqueItems" validate:"omitempty,dive,min=1,max=50" jsonschema_description:"Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may"`
+}
+
+// Issue is the issue github_create_issue created.
+type Issue struct {
+	// The issue's number in its repository, e.g. 42.
+	Number int `json:"number" jsonschema_description:"The issue's number in its repository, e.g. 42"`
+	// The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42.
+	URL string `json:"url" jsonschema_description:"The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42"`
+	// The issue's title as GitHub stored it.
+	Title string `json:"title" jsonschema_description:"The issue's title as GitHub stored it"`
+	// The issue's state: open for a new issue.
+	State string `json:"state" jsonschema_description:"The issue's state: open for a new issue"`
+	// The labels the issue has.
+	Labels []string `json:"labels" jsonschema_description:"The labels the issue has"`
+}
+
+// CreateIssue creates an issue in a GitHub repository and returns its number
+// and URL. It fails, with a message saying so, when the server has no token,
+// GitHub cannot be reached, or GitHub refuses (bad token, no such
+// repository, no permission).
+func (g *GitHub) CreateIssue(ctx context.Context, in IssueArgs) (Issue, error) {
+	if g.token == "" {
+		return Issue{}, mcptool.Errorf("no GitHub token: the server needs GITHUB_TOKEN set to a token that may create issues in %s; nothing was sent", in.Repo)
+	}
+	u, err := endpoint(g.baseURL, "/repos/"+in.Repo+"/issues", nil)
+	if err != nil {
+		return Issue{}, err
+	}
+	payload, err := json.Marshal(struct {
+		Title  string   `json:"title"`
+		Body   string   `json:"body,omitempty"`
+		Labels []string `json:"labels,omitempty"`
+	}{in.Title, in.Body, in.Labels})
+	if err != nil {
+		return Issue{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	if err != nil {
+		return Issue{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+g.token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	var got struct {
+		Number  *int   `json:"number"`
+		HTMLURL string `json:"html_url"`
+		Title   string `json:"title"`
+		State   string `json:"state"`
+		Labels  []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+	}
+	if err := fetchJSON(g.client, req, "GitHub", &got); err != nil {
+		return Issue{}, githubHint(err, in.Repo)
+	}
+	if got.Number == nil || got.HTMLURL == "" {
+		return Issue{}, mcptool.Errorf("GitHub answered without the new issue's number and URL; check %s for the issue before trying again", in.Repo)
+	}
+	out := Issue{Number: *got.Number, URL: got.HTMLURL, Title: got.Title, State: got.State, Labels: []string{}}
+	for _, l := range got.Labels {
+		out.Labels = append(out.Labels, l.Name)
+	}
+	return out, nil
+}
+
+// githubHint adds what to do to GitHub's most common refusals.
+func githubHint(err error, repo string) error {
+	switch statusCode(err) {
+	case http.StatusUnauthorized:
+		return mcptool.Errorf("%w (the server's GitHub token is not valid)", err)
+	case http.StatusNotFound:
+		return mcptool.Errorf("%w (no repository %s, or the token cannot see it)", err, repo)
+	case http.StatusForbidden:
+		return mcptool.Errorf("%w (the token may not create issues in %s, or a rate limit was hit)", err, repo)
+	case http.StatusGone:
+		return mcptool.Errorf("%w (issues are turned off in %s)", err, repo)
+	}
+	return err
+}
