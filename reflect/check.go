@@ -125,10 +125,10 @@ func (c *strCheck) check(d *decodeState, s string) {
 	if c.minLen >= 0 || c.maxLen >= 0 {
 		n := utf8.RuneCountInString(s)
 		if c.minLen >= 0 && n < c.minLen {
-			d.violate("minLength", fmt.Sprintf("must be at least %d characters long, got %d", c.minLen, n))
+			d.violate("minLength", fmt.Sprintf("must be at least %d %s long, got %d", c.minLen, plural(c.minLen, "character", "characters"), n))
 		}
 		if c.maxLen >= 0 && n > c.maxLen {
-			d.violate("maxLength", fmt.Sprintf("must be at most %d characters long, got %d", c.maxLen, n))
+			d.violate("maxLength", fmt.Sprintf("must be at most %d %s long, got %d", c.maxLen, plural(c.maxLen, "character", "characters"), n))
 		}
 	}
 	if c.re != nil && !c.re.MatchString(s) {
@@ -313,9 +313,23 @@ func (c *countCheck) check(d *decodeState, n int) {
 		return
 	}
 	if c.min >= 0 && n < c.min {
-		d.violate(c.minK, fmt.Sprintf("must have at least %d %s, got %d", c.min, c.unit, n))
+		d.violate(c.minK, fmt.Sprintf("must have at least %d %s, got %d", c.min, c.noun(c.min), n))
 	}
 	if c.max >= 0 && n > c.max {
-		d.violate(c.maxK, fmt.Sprintf("must have at most %d %s, got %d", c.max, c.unit, n))
+		d.violate(c.maxK, fmt.Sprintf("must have at most %d %s, got %d", c.max, c.noun(c.max), n))
 	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func (c *countCheck) noun(n int) string {
+	if n == 1 {
+		return map[string]string{"items": "item", "properties": "property"}[c.unit]
+	}
+	return c.unit
 }

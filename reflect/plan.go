@@ -219,7 +219,9 @@ func (p *Plan) parseMeta(tag string) error {
 		}
 	}
 	if err := p.Hints.Check(); err != nil {
-		return fail(err.Error())
+		de := fail(err.Error()).(*DefinitionError)
+		de.Err = err // errors.Is(err, annotations.ErrMeaningless)
+		return de
 	}
 	return nil
 }

@@ -37,6 +37,8 @@ var (
 	jsonSchemaer    = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	schemaExtender  = reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	jsonMarshaler   = reflect.TypeFor[json.Marshaler]()
+	textMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
@@ -118,6 +120,13 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 		return &jsonschema.Schema{}, nil
 	case t == bytesType:
 		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}, nil
+	}
+	if b.output && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && (t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler)) {
+		// A result that marshals itself: its fields say nothing of its JSON.
+		if t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+			return &jsonschema.Schema{Type: "string"}, nil
+		}
+		return &jsonschema.Schema{}, nil
 	}
 	if t.Kind() != reflect.Pointer && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler)) {
 		if b.output {
@@ -473,6 +482,9 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 			}
 			f.required = true
 			continue
+		}
+		if b.output && it.key == "default" {
+			continue // a default says what a missing argument means; results are never missing a value
 		}
 		if err := applyKeyword(s, f.typ, it, b.output); err != nil {
 			return fail("jsonschema", "%s", err)

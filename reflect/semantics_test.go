@@ -174,14 +174,14 @@ func TestUnknownPropertiesAreRejected(t *testing.T) {
 func TestAllViolationsAtOnce(t *testing.T) {
 	_, err := decodeInto[ZooSearch](t, `{"query":"","filters":[{"field":"title","from":0},{"field":"x","from":0},{"field":"body","from":-1,"to":"3"}],"page":{"size":1000}}`)
 	wantViolations(t, err,
-		Violation{Path: "query", Rule: "minLength", Msg: "must be at least 1 characters long, got 0"},
+		Violation{Path: "query", Rule: "minLength", Msg: "must be at least 1 character long, got 0"},
 		Violation{Path: "filters[1].field", Rule: "enum", Msg: `must be one of "title", "body", "author", got "x"`},
 		Violation{Path: "filters[2].from", Rule: "minimum", Msg: "must be at least 0, got -1"},
 		Violation{Path: "filters[2].to", Rule: "type", Msg: "must be an integer, got string"},
 		Violation{Path: "page.size", Rule: "maximum", Msg: "must be at most 100, got 1000"},
 	)
 	want := `invalid arguments:
-- query: must be at least 1 characters long, got 0 (minLength)
+- query: must be at least 1 character long, got 0 (minLength)
 - filters[1].field: must be one of "title", "body", "author", got "x" (enum)
 - filters[2].from: must be at least 0, got -1 (minimum)
 - filters[2].to: must be an integer, got string (type)

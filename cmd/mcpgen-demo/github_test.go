@@ -68,7 +68,7 @@ func TestGitHubCreateIssue(t *testing.T) {
 		`{"repo": "someone/else", "title": "x"}`:                              "GitHub answered 404 Not Found: Not Found (no repository someone/else, or the token cannot see it)",
 		`{"repo": "octocat/hello-world", "title": "invalid"}`:                 "GitHub answered 422 Unprocessable Entity: Validation Failed",
 		`{"repo": "../../etc", "title": "x"}`:                                 "repo: must match the pattern",
-		`{"repo": "octocat/hello-world", "title": ""}`:                        "title: must be at least 1 characters long",
+		`{"repo": "octocat/hello-world", "title": ""}`:                        "title: must be at least 1 character long",
 		`{"repo": "octocat/hello-world", "title": "x", "labels": ["a", "a"]}`: "labels: items must be unique",
 	} {
 		var m map[string]any

@@ -43,7 +43,7 @@ func TestCreateRecord(t *testing.T) {
 		{"sqlite_master", map[string]any{"x": 1}, "reserved by SQLite"},
 		{`tasks"; DROP TABLE notes; --`, map[string]any{"x": 1}, "table: must match the pattern"},
 		{"Tasks", map[string]any{"x": 1}, "table: must match the pattern"},
-		{"tasks", map[string]any{}, "data: must have at least 1 properties"},
+		{"tasks", map[string]any{}, "data: must have at least 1 property"},
 		{"tasks", []any{1}, "data: must be an object"},
 	} {
 		msg := errResult(t, callTool(t, cs, "create_record", map[string]any{"table": tc.table, "data": tc.data}))

@@ -56,7 +56,7 @@ func TestWebSearch(t *testing.T) {
 	assert.Equal(t, []any{}, okResult(t, callTool(t, cs, "web_search", map[string]any{"query": "nothing"}))["results"])
 	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": "json off"})),
 		"the search engine answered 403 Forbidden (a SearXNG instance answers 403 to format=json unless its settings.yml lists json under search.formats)")
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": ""})), "query: must be at least 1 characters long")
+	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": ""})), "query: must be at least 1 character long")
 }
 
 func TestWebSearchUnavailable(t *testing.T) {
