@@ -73,7 +73,8 @@ func Description(text string) Option {
 
 // AppendDescription adds text to the end of the tool's description, whether
 // that comes from [Description] or from the function's doc comment (see
-// cmd/mcpgen): for the parts only known at run time.
+// cmd/mcpgen): for the parts only known at run time. It is joined with a
+// space, or starts a paragraph of its own when it starts with "\n\n".
 func AppendDescription(text string) Option {
 	return toolOption(func(c *toolConfig) { c.descSuffix += text })
 }

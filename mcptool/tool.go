@@ -252,6 +252,8 @@ func joinDescription(desc, suffix string) string {
 		return desc
 	case desc == "":
 		return strings.TrimSpace(suffix)
+	case strings.HasPrefix(suffix, "\n"):
+		return strings.TrimRight(desc, " ") + suffix // a paragraph of its own
 	}
 	return strings.TrimRight(desc, " ") + " " + strings.TrimLeft(suffix, " ")
 }

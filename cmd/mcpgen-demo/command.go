@@ -19,31 +19,36 @@ type CommandArgs struct {
 	_ struct{} `mcp:"title=Execute Command,readOnly=false,destructive,idempotent=false,openWorld,concurrency=4"`
 	// The program to run, by name (no path), from the server's allowlist, e.g. "ls"; the tool's
 	// description lists the allowed programs.
-	Command string `json:"command" jsonschema:"example=ls" validate:"required,min=1,max=64" jsonschema_description:"The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs"`
+	Command string `json:"command" jsonschema:"example=ls" validate:"required,min=1,max=64"`
 	// The program's arguments, passed as they are, e.g. ["-l", "sales.csv"]; there is no shell, so
 	// quotes, globs (*), pipes (|) and $VARIABLES are plain text.
-	Args []string `json:"args,omitempty" jsonschema:"maxItems=64" validate:"omitempty,dive,max=4096" jsonschema_description:"The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text"`
+	Args []string `json:"args,omitempty" jsonschema:"maxItems=64" validate:"omitempty,dive,max=4096"`
 }
 
-// CommandResult is what the program did.
+// CommandResult is the outcome of execute_command: the program's exit status
+// and output.
 type CommandResult struct {
 	// The program that ran.
-	Command string `json:"command" jsonschema_description:"The program that ran"`
+	Command string `json:"command"`
 	// The program's exit status: 0 is success; -1 when it was stopped at the time limit.
-	ExitCode int `json:"exitCode" jsonschema_description:"The program's exit status: 0 is success; -1 when it was stopped at the time limit"`
+	ExitCode int `json:"exitCode"`
 	// What the program wrote to standard output (at most 64 KiB).
-	Stdout string `json:"stdout" jsonschema_description:"What the program wrote to standard output (at most 64 KiB)"`
+	Stdout string `json:"stdout"`
 	// What the program wrote to standard error (at most 64 KiB).
-	Stderr string `json:"stderr" jsonschema_description:"What the program wrote to standard error (at most 64 KiB)"`
+	Stderr string `json:"stderr"`
 	// True when stdout or stderr was cut at the 64 KiB cap.
-	Truncated bool `json:"truncated" jsonschema_description:"True when stdout or stderr was cut at the 64 KiB cap"`
+	Truncated bool `json:"truncated"`
 	// True when the program ran past the server's time limit and was stopped.
-	TimedOut bool `json:"timedOut" jsonschema_description:"True when the program ran past the server's time limit and was stopped"`
+	TimedOut bool `json:"timedOut"`
 }
 
-// Execute runs an allowlisted program with arguments and returns its exit
-// status and output. A program off the list is refused with the list; a
-// non-zero exit status is a result, not an error.
+// Execute runs a program from the server's allowlist with arguments, without
+// a shell, in the data directory's files folder, with a time limit and an
+// output cap. A program off the list is refused. A non-zero exit status is
+// reported in the result, not as an error.
+//
+// Example: {"command": "wc", "args": ["-l", "sales.csv"]} returns
+// {"exitCode": 0, "stdout": "25 sales.csv\n", ...}.
 func (c *Commands) Execute(ctx context.Context, in CommandArgs) (CommandResult, error) {
 	res, err := c.runner.Run(ctx, in.Command, in.Args...)
 	if err != nil {

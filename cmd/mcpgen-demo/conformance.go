@@ -437,7 +437,7 @@ func askByCapability(ctx context.Context) (string, error) {
 
 // Schemas.
 
-// address is kept in $defs (under its Go name) with an $anchor.
+// address is a postal address: a street and a city.
 type address struct {
 	Street string `json:"street,omitempty"`
 	City   string `json:"city,omitempty"`

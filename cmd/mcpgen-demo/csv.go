@@ -19,35 +19,35 @@ type CSVArgs struct {
 	_ struct{} `mcp:"title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4"`
 	// The CSV file, relative to the data directory's files folder, e.g. "sales.csv"; its first row
 	// names the columns.
-	Filepath string `json:"filepath" jsonschema:"example=sales.csv" validate:"required,min=1,max=1024" jsonschema_description:"The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns"`
+	Filepath string `json:"filepath" jsonschema:"example=sales.csv" validate:"required,min=1,max=1024"`
 	// The statistics to compute for each numeric column: sum, average (the mean) and count (how many
 	// numbers the column has), e.g. ["sum", "average"].
-	Operations []string `json:"operations,omitempty" jsonschema:"enum=sum,enum=average,enum=count,default=sum,default=average,default=count,uniqueItems" jsonschema_description:"The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"]"`
+	Operations []string `json:"operations,omitempty" jsonschema:"enum=sum,enum=average,enum=count,default=sum,default=average,default=count,uniqueItems"`
 }
 
 // CSVReport is what analyze_csv found.
 type CSVReport struct {
 	// The file analyzed, as given.
-	File string `json:"file" jsonschema_description:"The file analyzed, as given"`
+	File string `json:"file"`
 	// The number of data rows, the header row not counted.
-	Rows int64 `json:"rows" jsonschema_description:"The number of data rows, the header row not counted"`
+	Rows int64 `json:"rows"`
 	// The numeric columns (every non-empty cell a number), in file order, with the statistics asked
 	// for.
-	Columns []ColumnStats `json:"columns" jsonschema_description:"The numeric columns (every non-empty cell a number), in file order, with the statistics asked for"`
+	Columns []ColumnStats `json:"columns"`
 	// The columns that are not numeric (a cell holds text) or hold no values, by name.
-	Skipped []string `json:"skippedColumns" jsonschema_description:"The columns that are not numeric (a cell holds text) or hold no values, by name"`
+	Skipped []string `json:"skippedColumns"`
 }
 
 // ColumnStats are the statistics of one numeric column.
 type ColumnStats struct {
 	// The column's name from the header row.
-	Name string `json:"name" jsonschema_description:"The column's name from the header row"`
+	Name string `json:"name"`
 	// The sum of the column's numbers, when sum was asked for.
-	Sum *float64 `json:"sum,omitempty" jsonschema_description:"The sum of the column's numbers, when sum was asked for"`
+	Sum *float64 `json:"sum,omitempty"`
 	// The mean of the column's numbers, when average was asked for and the column has any.
-	Average *float64 `json:"average,omitempty" jsonschema_description:"The mean of the column's numbers, when average was asked for and the column has any"`
+	Average *float64 `json:"average,omitempty"`
 	// How many numbers the column has (empty cells not counted), when count was asked for.
-	Count *int64 `json:"count,omitempty" jsonschema_description:"How many numbers the column has (empty cells not counted), when count was asked for"`
+	Count *int64 `json:"count,omitempty"`
 }
 
 // column accumulates one column while the file streams by.
@@ -58,10 +58,15 @@ type column struct {
 	numeric bool
 }
 
-// AnalyzeCSV streams a CSV file from the data directory and computes the
-// sum, average and count of every numeric column. It reads the file once,
-// record by record, so its size does not matter, and reports progress (in
-// bytes) every few thousand rows.
+// AnalyzeCSV analyzes a CSV file from the server's data directory: for every
+// numeric column, the sum, average and/or count of its values. The first row
+// names the columns; columns with text in them are listed as skipped. The
+// file is streamed, so large files work, with progress reported as it is
+// read.
+//
+// Example: {"filepath": "sales.csv", "operations": ["sum", "average"]}
+// returns the rows read and, per numeric column such as "units", its sum and
+// average.
 func (f *Files) AnalyzeCSV(ctx context.Context, in CSVArgs) (CSVReport, error) {
 	file, err := f.root.Open(in.Filepath)
 	if err != nil {

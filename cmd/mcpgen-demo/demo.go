@@ -147,25 +147,23 @@ func docsDemo() *demo {
 	}
 }
 
-// confirmed adds the Confirm policy to a destructive tool's options: the
-// user is asked before it runs. -confirm=false leaves it out, for clients
-// that cannot ask (no elicitation).
-func (d *demo) confirmed(opts ...mcptool.Option) []mcptool.Option {
+// confirmed gives a destructive tool the Confirm policy, so the user is
+// asked before it runs, and tells the model so at the end of its
+// description. -confirm=false leaves the policy out, for clients that
+// cannot ask (no elicitation).
+func (d *demo) confirmed() []mcptool.Option {
 	if d.noConfirm {
-		return opts
+		return []mcptool.Option{mcptool.AppendDescription(`It runs without asking: make sure the user wants it.`)}
 	}
-	return append(opts, mcptool.Confirm())
+	return []mcptool.Option{
+		mcptool.AppendDescription(`Nothing is deleted until the user confirms: the server asks through the client (elicitation).`),
+		mcptool.Confirm(),
+	}
 }
 
-// confirmNote tells the model how a destructive tool is confirmed.
-func (d *demo) confirmNote() string {
-	if d.noConfirm {
-		return `It runs without asking: make sure the user wants it. `
-	}
-	return `Nothing is deleted until the user confirms: the server asks through the client (elicitation). `
-}
-
-// registerDemo registers the demo toolset's tools on reg.
+// registerDemo registers the demo toolset's tools on reg. Their descriptions
+// are the doc comments of their functions and methods (see mcpgen_gen.go),
+// with what is only known at run time appended.
 func registerDemo(reg *mcptool.Registry, d *demo) error {
 	var errs []error
 	check := func(name string, err error) {
@@ -173,65 +171,18 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
-	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum, mcptool.Description(
-		`Add two numbers and return their sum. `+
-			`Example: {"a": 2.5, "b": 4} returns {"sum": 6.5}.`)))
-
-	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV, mcptool.Description(
-		`Analyze a CSV file from the server's data directory: for every numeric column, the sum, average and/or `+
-			`count of its values. The first row names the columns; columns with text in them are listed as skipped. `+
-			`The file is streamed, so large files work, with progress reported as it is read. `+
-			`Example: {"filepath": "sales.csv", "operations": ["sum", "average"]} returns the rows read and, `+
-			`per numeric column such as "units", its sum and average.`)))
-
-	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, d.confirmed(mcptool.Description(
-		`Delete a file from the server's data directory (its files folder; nothing outside it). `+
-			`Directories are not deleted. `+d.confirmNote()+
-			`Example: {"path": "scratch/draft.txt"} returns {"path": "scratch/draft.txt", "deleted": true, "size": 69}.`))...))
-
+	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum))
+	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV))
+	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, d.confirmed()...))
 	if d.commands != nil {
-		check("execute_command", mcptool.Add(reg, "execute_command", d.commands.Execute, mcptool.Description(
-			`Run a program from the server's allowlist (`+strings.Join(d.commands.allowed, ", ")+`) with arguments, `+
-				`without a shell, in the data directory's files folder, with a time limit and an output cap. `+
-				`A program off the list is refused. A non-zero exit status is reported in the result, not as an error. `+
-				`Example: {"command": "wc", "args": ["-l", "sales.csv"]} returns {"exitCode": 0, "stdout": "25 sales.csv\n", ...}.`)))
+		check("execute_command", mcptool.Add(reg, "execute_command", d.commands.Execute,
+			mcptool.AppendDescription(`Allowed programs: `+strings.Join(d.commands.allowed, ", ")+`.`)))
 	}
-
-	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue, mcptool.Description(
-		`Create an issue in a GitHub repository, with the server's GitHub token. `+
-			`Returns the new issue's number and URL. Needs network access and a token with permission to create issues. `+
-			`Example: {"repo": "octocat/hello-world", "title": "Crash on empty input", "body": "Steps to reproduce: ...", "labels": ["bug"]} `+
-			`returns {"number": 42, "url": "https://github.com/octocat/hello-world/issues/42", ...}.`)))
-
-	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current, mcptool.Description(
-		`Get the current weather for a place, from Open-Meteo: temperature, feels-like temperature, humidity, `+
-			`precipitation, wind and conditions, as measured or modelled now (never invented: when the service cannot be `+
-			`reached the call fails and says so). `+
-			`Example: {"location": "Berlin"} or {"location": "Paris, France", "units": "imperial"} returns the place found `+
-			`(name, country, coordinates) and the current values with their units.`)))
-
-	check("web_search", mcptool.Add(reg, "web_search", d.search.Web, mcptool.Description(
-		`Search the web through the server's configured search engine (SearXNG-compatible). `+
-			`Returns the title, URL and snippet of each hit, best first. `+
-			`Example: {"query": "model context protocol tool annotations", "limit": 3} returns {"query": ..., "results": [{"title": ..., "url": ..., "snippet": ...}, ...]}.`)))
-
-	check("create_record", mcptool.Add(reg, "create_record", d.records.Create, mcptool.Description(
-		`Create a new record in the demo database: the data object is stored as JSON in the named table, `+
-			`which is created on first use. Every call adds a record. Returns the record's id. `+
-			`Example: {"table": "tasks", "data": {"title": "Write docs", "done": false}} returns {"table": "tasks", "id": 1, "createdAt": "..."}.`)))
-
-	check("notes", reg.AddMethods(d.notes,
-		mcptool.Method("SearchPages", mcptool.Description(
-			`Search the notes by title or content (full-text, words in any form: "meeting" finds "meetings"). `+
-				`Returns matching pages with their ids, titles and a snippet, best match first. Use it to find a page, then get_page to read it. `+
-				`Example: {"query": "meeting notes", "limit": 5} returns {"results": [{"id": 3, "title": "Meeting notes: schema design review", "snippet": "**Meeting** **notes**: schema design review"}, {"id": 2, ...}]}.`)),
-		mcptool.Method("GetPage", mcptool.Description(
-			`Get one notes page by id: its title, full text, and when it was created and last updated. `+
-				`Ids come from search_pages. Example: {"id": 2} returns {"id": 2, "title": "Meeting notes: release planning", "body": "...", ...}.`)),
-		mcptool.Method("DeletePage", d.confirmed(mcptool.Description(
-			`Delete a notes page by id. DESTRUCTIVE: the page cannot be restored. `+d.confirmNote()+
-				`Example: {"id": 2} returns {"id": 2, "title": "Meeting notes: release planning", "deleted": true}.`))...),
-	))
+	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue))
+	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current))
+	check("web_search", mcptool.Add(reg, "web_search", d.search.Web))
+	check("create_record", mcptool.Add(reg, "create_record", d.records.Create))
+	check("notes", reg.AddMethods(d.notes, mcptool.Method("DeletePage", d.confirmed()...)))
 	return errors.Join(errs...)
 }
 
@@ -239,18 +190,21 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 type SumArgs struct {
 	_ struct{} `mcp:"title=Calculate Sum,readOnly,openWorld=false"`
 	// The first addend, e.g. 2.5.
-	A float64 `json:"a" jsonschema_description:"The first addend, e.g. 2.5"`
+	A float64 `json:"a"`
 	// The second addend, e.g. 4.
-	B float64 `json:"b" jsonschema_description:"The second addend, e.g. 4"`
+	B float64 `json:"b"`
 }
 
 // Sum is the result of calculate_sum.
 type Sum struct {
 	// The sum a + b.
-	Sum float64 `json:"sum" jsonschema_description:"The sum a + b"`
+	Sum float64 `json:"sum"`
 }
 
-// calculateSum adds two numbers.
+// calculateSum adds two numbers and returns their sum. A sum beyond the
+// largest representable number (about 1.8e308) is an error.
+//
+// Example: {"a": 2.5, "b": 4} returns {"sum": 6.5}.
 func calculateSum(_ context.Context, in SumArgs) (Sum, error) {
 	s := in.A + in.B
 	if math.IsInf(s, 0) {

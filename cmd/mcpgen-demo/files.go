@@ -20,22 +20,25 @@ type DeleteFileArgs struct {
 	_ struct{} `mcp:"title=Delete File,readOnly=false,destructive,idempotent,openWorld=false"`
 	// The file to delete, relative to the data directory's files folder, e.g. "scratch/draft.txt";
 	// absolute paths and paths that leave the folder are refused.
-	Path string `json:"path" jsonschema:"example=scratch/draft.txt" validate:"required,min=1,max=1024" jsonschema_description:"The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused"`
+	Path string `json:"path" jsonschema:"example=scratch/draft.txt" validate:"required,min=1,max=1024"`
 }
 
 // DeletedFile is the file delete_file deleted.
 type DeletedFile struct {
 	// The deleted file's path, as given.
-	Path string `json:"path" jsonschema_description:"The deleted file's path, as given"`
+	Path string `json:"path"`
 	// True: the file is gone.
-	Deleted bool `json:"deleted" jsonschema_description:"True: the file is gone"`
+	Deleted bool `json:"deleted"`
 	// How many bytes the file had.
-	Size int64 `json:"size" jsonschema_description:"How many bytes the file had"`
+	Size int64 `json:"size"`
 }
 
-// DeleteFile deletes one file below the data directory's files folder.
-// Directories are refused, as are paths outside the folder; a file that
-// does not exist is an error (deleting it again changes nothing).
+// DeleteFile deletes a file from the server's data directory (its files
+// folder; nothing outside it). Directories are not deleted, and a file that
+// does not exist is an error: deleting it again changes nothing.
+//
+// Example: {"path": "scratch/draft.txt"} returns {"path": "scratch/draft.txt",
+// "deleted": true, "size": 69}.
 func (f *Files) DeleteFile(_ context.Context, in DeleteFileArgs) (DeletedFile, error) {
 	fi, err := f.root.Stat(in.Path)
 	if err != nil {

@@ -20,35 +20,40 @@ type GitHub struct {
 type IssueArgs struct {
 	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=10,timeout=30s"`
 	// The repository to create the issue in, as owner/name, e.g. "octocat/hello-world".
-	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$,maxLength=140,example=octocat/hello-world" jsonschema_description:"The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\""`
+	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$,maxLength=140,example=octocat/hello-world"`
 	// The issue's title: one line that says what is wrong or wanted, e.g. "Crash on empty input".
-	Title string `json:"title" jsonschema:"example=Crash on empty input" validate:"required,min=1,max=256" jsonschema_description:"The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\""`
+	Title string `json:"title" jsonschema:"example=Crash on empty input" validate:"required,min=1,max=256"`
 	// The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce.
 	// Optional.
-	Body string `json:"body,omitempty" validate:"omitempty,max=65536" jsonschema_description:"The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional"`
+	Body string `json:"body,omitempty" validate:"omitempty,max=65536"`
 	// Names of labels to put on the issue, e.g. ["bug", "good first issue"]; GitHub creates labels
 	// that do not exist yet when the token may.
-	Labels []string `json:"labels,omitempty" jsonschema:"maxItems=20,uniqueItems" validate:"omitempty,dive,min=1,max=50" jsonschema_description:"Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may"`
+	Labels []string `json:"labels,omitempty" jsonschema:"maxItems=20,uniqueItems" validate:"omitempty,dive,min=1,max=50"`
 }
 
 // Issue is the issue github_create_issue created.
 type Issue struct {
 	// The issue's number in its repository, e.g. 42.
-	Number int `json:"number" jsonschema_description:"The issue's number in its repository, e.g. 42"`
+	Number int `json:"number"`
 	// The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42.
-	URL string `json:"url" jsonschema_description:"The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42"`
+	URL string `json:"url"`
 	// The issue's title as GitHub stored it.
-	Title string `json:"title" jsonschema_description:"The issue's title as GitHub stored it"`
+	Title string `json:"title"`
 	// The issue's state: open for a new issue.
-	State string `json:"state" jsonschema_description:"The issue's state: open for a new issue"`
+	State string `json:"state"`
 	// The labels the issue has.
-	Labels []string `json:"labels" jsonschema_description:"The labels the issue has"`
+	Labels []string `json:"labels"`
 }
 
-// CreateIssue creates an issue in a GitHub repository and returns its number
-// and URL. It fails, with a message saying so, when the server has no token,
-// GitHub cannot be reached, or GitHub refuses (bad token, no such
-// repository, no permission).
+// CreateIssue creates an issue in a GitHub repository, with the server's
+// GitHub token, and returns the new issue's number and URL. It needs network
+// access and a token with permission to create issues: when the server has
+// no token, GitHub cannot be reached, or GitHub refuses (bad token, no such
+// repository, no permission), the call fails and says so.
+//
+// Example: {"repo": "octocat/hello-world", "title": "Crash on empty input",
+// "body": "Steps to reproduce: ...", "labels": ["bug"]} returns
+// {"number": 42, "url": "https://github.com/octocat/hello-world/issues/42", ...}.
 func (g *GitHub) CreateIssue(ctx context.Context, in IssueArgs) (Issue, error) {
 	if g.token == "" {
 		return Issue{}, mcptool.Errorf("no GitHub token: the server needs GITHUB_TOKEN set to a token that may create issues in %s; nothing was sent", in.Repo)

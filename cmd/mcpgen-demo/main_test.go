@@ -5,6 +5,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // buildDemo builds the demo binary once per test binary run.
@@ -47,6 +50,16 @@ func TestStdio(t *testing.T) {
 			for _, tl := range lt.Tools {
 				names = append(names, tl.Name)
 				assert.NotEmpty(t, tl.Description, tl.Name)
+				// A binary's package path is "main", a test binary's the
+				// import path: the doc comments of mcpgen_gen.go are found
+				// in both.
+				switch tl.Name {
+				case "calculate_sum":
+					assert.Equal(t, mcpreflect.FuncDoc(calculateSum), tl.Description)
+					assert.Equal(t, "SumArgs are the arguments of calculate_sum.", tl.InputSchema.(map[string]any)["description"])
+				case "search_pages":
+					assert.Equal(t, mcpreflect.MethodDoc(reflect.TypeFor[*Notes](), "SearchPages"), tl.Description)
+				}
 			}
 			assert.Subset(t, names, []string{"calculate_sum", "analyze_csv", "execute_command", "github_create_issue", "get_weather",
 				"web_search", "create_record", "delete_file", "search_pages", "get_page", "delete_page"})

@@ -23,67 +23,73 @@ type SearchPagesArgs struct {
 	_ struct{} `mcp:"title=Search Pages,readOnly,openWorld=false"`
 	// Words to look for in titles and text; a page matches when it has all of them, in any form
 	// ("meeting" also finds "meetings"), e.g. "meeting notes".
-	Query string `json:"query" jsonschema:"example=meeting notes" validate:"required,min=2,max=200" jsonschema_description:"Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\""`
+	Query string `json:"query" jsonschema:"example=meeting notes" validate:"required,min=2,max=200"`
 	// The most pages to return, best match first.
-	Limit int `json:"limit,omitempty" jsonschema:"default=10" validate:"omitempty,min=1,max=50" jsonschema_description:"The most pages to return, best match first"`
+	Limit int `json:"limit,omitempty" jsonschema:"default=10" validate:"omitempty,min=1,max=50"`
 }
 
 // PageHits are the pages search_pages found.
 type PageHits struct {
 	// The matching pages, best match first; empty when none matched.
-	Results []PageHit `json:"results" jsonschema_description:"The matching pages, best match first; empty when none matched"`
+	Results []PageHit `json:"results"`
 }
 
 // PageHit is one page found by search_pages.
 type PageHit struct {
 	// The page's id, for get_page and delete_page.
-	ID int64 `json:"id" jsonschema_description:"The page's id, for get_page and delete_page"`
+	ID int64 `json:"id"`
 	// The page's title.
-	Title string `json:"title" jsonschema_description:"The page's title"`
+	Title string `json:"title"`
 	// Text of the page around the match, the matching words in **bold**.
-	Snippet string `json:"snippet" jsonschema_description:"Text of the page around the match, the matching words in **bold**"`
+	Snippet string `json:"snippet"`
 }
 
 // PageArgs name one page, for get_page.
 type PageArgs struct {
 	_ struct{} `mcp:"title=Get Page,readOnly,openWorld=false"`
 	// The page's id, from search_pages, e.g. 2.
-	ID int64 `json:"id" jsonschema:"minimum=1,example=2" jsonschema_description:"The page's id, from search_pages, e.g. 2"`
+	ID int64 `json:"id" jsonschema:"minimum=1,example=2"`
 }
 
 // Page is a notes page.
 type Page struct {
 	// The page's id.
-	ID int64 `json:"id" jsonschema_description:"The page's id"`
+	ID int64 `json:"id"`
 	// The page's title.
-	Title string `json:"title" jsonschema_description:"The page's title"`
+	Title string `json:"title"`
 	// The page's full text.
-	Body string `json:"body" jsonschema_description:"The page's full text"`
+	Body string `json:"body"`
 	// When the page was created, RFC 3339.
-	CreatedAt string `json:"createdAt" jsonschema_description:"When the page was created, RFC 3339"`
+	CreatedAt string `json:"createdAt"`
 	// When the page was last changed, RFC 3339.
-	UpdatedAt string `json:"updatedAt" jsonschema_description:"When the page was last changed, RFC 3339"`
+	UpdatedAt string `json:"updatedAt"`
 }
 
 // DeletePageArgs name the page delete_page deletes.
 type DeletePageArgs struct {
 	_ struct{} `mcp:"title=Delete Page,readOnly=false,destructive,idempotent,openWorld=false"`
 	// The id of the page to delete, from search_pages, e.g. 2.
-	ID int64 `json:"id" jsonschema:"minimum=1,example=2" jsonschema_description:"The id of the page to delete, from search_pages, e.g. 2"`
+	ID int64 `json:"id" jsonschema:"minimum=1,example=2"`
 }
 
 // DeletedPage is the page delete_page deleted.
 type DeletedPage struct {
 	// The deleted page's id.
-	ID int64 `json:"id" jsonschema_description:"The deleted page's id"`
+	ID int64 `json:"id"`
 	// The deleted page's title.
-	Title string `json:"title" jsonschema_description:"The deleted page's title"`
+	Title string `json:"title"`
 	// True: the page is gone.
-	Deleted bool `json:"deleted" jsonschema_description:"True: the page is gone"`
+	Deleted bool `json:"deleted"`
 }
 
-// SearchPages searches the notes by title or content and returns the
-// matching pages, best match first, each with a snippet around the match.
+// SearchPages searches the notes by title or content (full-text, words in
+// any form: "meeting" finds "meetings") and returns the matching pages with
+// their ids, titles and a snippet, best match first. Use it to find a page,
+// then get_page to read it.
+//
+// Example: {"query": "meeting notes", "limit": 5} returns {"results":
+// [{"id": 3, "title": "Meeting notes: schema design review", "snippet":
+// "**Meeting** **notes**: schema design review"}, {"id": 2, ...}]}.
 func (n *Notes) SearchPages(ctx context.Context, in SearchPagesArgs) (PageHits, error) {
 	match := ftsQuery(in.Query)
 	if match == "" {
@@ -121,7 +127,11 @@ func ftsQuery(text string) string {
 	return strings.Join(words, " ")
 }
 
-// GetPage returns one notes page, with its full text.
+// GetPage returns one notes page by id: its title, full text, and when it
+// was created and last updated. Ids come from search_pages.
+//
+// Example: {"id": 2} returns {"id": 2, "title": "Meeting notes: release
+// planning", "body": "...", ...}.
 func (n *Notes) GetPage(ctx context.Context, in PageArgs) (Page, error) {
 	p := Page{ID: in.ID}
 	err := n.db.QueryRowContext(ctx, `SELECT title, body, created_at, updated_at FROM notes WHERE id = ?`, in.ID).
@@ -132,7 +142,11 @@ func (n *Notes) GetPage(ctx context.Context, in PageArgs) (Page, error) {
 	return p, err
 }
 
-// DeletePage deletes a notes page for good and returns its id and title.
+// DeletePage deletes a notes page by id. DESTRUCTIVE: the page cannot be
+// restored.
+//
+// Example: {"id": 2} returns {"id": 2, "title": "Meeting notes: release
+// planning", "deleted": true}.
 func (n *Notes) DeletePage(ctx context.Context, in DeletePageArgs) (DeletedPage, error) {
 	var title string
 	err := n.db.QueryRowContext(ctx, `DELETE FROM notes WHERE id = ? RETURNING title`, in.ID).Scan(&title)

@@ -26,26 +26,30 @@ type RecordArgs struct {
 	_ struct{} `mcp:"title=Create Database Record,readOnly=false,destructive=false,idempotent=false,openWorld=false,maxArgBytes=65536"`
 	// The table to add the record to, created on first use: a lowercase letter, then lowercase
 	// letters, digits or underscores, e.g. "tasks".
-	Table string `json:"table" jsonschema:"pattern=^[a-z][a-z0-9_]*$,maxLength=48,example=tasks" jsonschema_description:"The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\""`
+	Table string `json:"table" jsonschema:"pattern=^[a-z][a-z0-9_]*$,maxLength=48,example=tasks"`
 	// The record: a JSON object of up to 100 fields of any JSON type, e.g. {"title": "Write docs",
 	// "done": false}.
-	Data map[string]json.RawMessage `json:"data" jsonschema:"minProperties=1,maxProperties=100,example={\"title\":\"Write docs\"\\,\"done\":false}" jsonschema_description:"The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}"`
+	Data map[string]json.RawMessage `json:"data" jsonschema:"minProperties=1,maxProperties=100,example={\"title\":\"Write docs\"\\,\"done\":false}"`
 }
 
 // Record is the record create_record stored.
 type Record struct {
 	// The table the record is in.
-	Table string `json:"table" jsonschema_description:"The table the record is in"`
+	Table string `json:"table"`
 	// The record's id, unique in its table.
-	ID int64 `json:"id" jsonschema_description:"The record's id, unique in its table"`
+	ID int64 `json:"id"`
 	// When the record was stored, RFC 3339 UTC.
-	CreatedAt string `json:"createdAt" jsonschema_description:"When the record was stored, RFC 3339 UTC"`
+	CreatedAt string `json:"createdAt"`
 	// True when this record created its table.
-	TableCreated bool `json:"tableCreated" jsonschema_description:"True when this record created its table"`
+	TableCreated bool `json:"tableCreated"`
 }
 
-// Create stores a new record in a table of the demo database, creating the
-// table on first use, and returns the record's id. Every call adds a record.
+// Create creates a new record in the demo database: the data object is
+// stored as JSON in the named table, which is created on first use. Every
+// call adds a record. It returns the record's id.
+//
+// Example: {"table": "tasks", "data": {"title": "Write docs", "done": false}}
+// returns {"table": "tasks", "id": 1, "createdAt": "..."}.
 func (r *Records) Create(ctx context.Context, in RecordArgs) (Record, error) {
 	if strings.HasPrefix(in.Table, "sqlite_") {
 		return Record{}, mcptool.Errorf("table %q: names starting with sqlite_ are reserved by SQLite; pick another", in.Table)

@@ -26,32 +26,36 @@ type SearchArgs struct {
 	_ struct{} `mcp:"title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s"`
 	// What to search for, as you would type it into a search engine, e.g. "model context protocol tool
 	// annotations".
-	Query string `json:"query" jsonschema:"example=model context protocol tool annotations" validate:"required,min=1,max=500" jsonschema_description:"What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\""`
+	Query string `json:"query" jsonschema:"example=model context protocol tool annotations" validate:"required,min=1,max=500"`
 	// The most results to return, best first.
-	Limit int `json:"limit,omitempty" jsonschema:"default=5" validate:"omitempty,min=1,max=20" jsonschema_description:"The most results to return, best first"`
+	Limit int `json:"limit,omitempty" jsonschema:"default=5" validate:"omitempty,min=1,max=20"`
 }
 
 // SearchResults are web_search's hits.
 type SearchResults struct {
 	// The query searched for.
-	Query string `json:"query" jsonschema_description:"The query searched for"`
+	Query string `json:"query"`
 	// The hits, best first; empty when nothing matched.
-	Results []SearchHit `json:"results" jsonschema_description:"The hits, best first; empty when nothing matched"`
+	Results []SearchHit `json:"results"`
 }
 
 // SearchHit is one web page found.
 type SearchHit struct {
 	// The page's title.
-	Title string `json:"title" jsonschema_description:"The page's title"`
+	Title string `json:"title"`
 	// The page's address.
-	URL string `json:"url" jsonschema_description:"The page's address"`
+	URL string `json:"url"`
 	// Text of the page around the match, as the search engine gives it.
-	Snippet string `json:"snippet,omitempty" jsonschema_description:"Text of the page around the match, as the search engine gives it"`
+	Snippet string `json:"snippet,omitempty"`
 }
 
-// Web searches the web and returns the title, URL and snippet of each hit.
-// With no search endpoint configured, or none reachable, the call fails and
-// says so.
+// Web searches the web through the server's configured search engine
+// (SearXNG-compatible) and returns the title, URL and snippet of each hit,
+// best first. With no search engine configured, or none reachable, the call
+// fails and says so.
+//
+// Example: {"query": "model context protocol tool annotations", "limit": 3}
+// returns {"query": ..., "results": [{"title": ..., "url": ..., "snippet": ...}, ...]}.
 func (s *Search) Web(ctx context.Context, in SearchArgs) (SearchResults, error) {
 	if s.endpoint == "" {
 		return SearchResults{}, mcptool.Errorf("no search endpoint configured; set MCPGEN_SEARCH_URL (or -search-url) to a SearXNG-compatible /search endpoint that serves format=json, and restart the server")

@@ -24,68 +24,74 @@ type WeatherArgs struct {
 	_ struct{} `mcp:"title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s"`
 	// City name or zip code, optionally followed by a comma and a country or region to pick among
 	// places of the same name, e.g. "New York", "10115" or "Paris, France".
-	Location string `json:"location" jsonschema:"example=New York" validate:"required,min=2,max=200" jsonschema_description:"City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\""`
+	Location string `json:"location" jsonschema:"example=New York" validate:"required,min=2,max=200"`
 	// Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).
-	Units string `json:"units,omitempty" jsonschema:"default=metric" validate:"omitempty,oneof=metric imperial" jsonschema_description:"Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch)"`
+	Units string `json:"units,omitempty" jsonschema:"default=metric" validate:"omitempty,oneof=metric imperial"`
 }
 
 // Place is where the weather is for.
 type Place struct {
 	// The place's name, e.g. Berlin.
-	Name string `json:"name" jsonschema_description:"The place's name, e.g. Berlin"`
+	Name string `json:"name"`
 	// The state, province or similar, e.g. Land Berlin, when known.
-	Region string `json:"region,omitempty" jsonschema_description:"The state, province or similar, e.g. Land Berlin, when known"`
+	Region string `json:"region,omitempty"`
 	// The country, e.g. Germany, when known.
-	Country string `json:"country,omitempty" jsonschema_description:"The country, e.g. Germany, when known"`
+	Country string `json:"country,omitempty"`
 	// Latitude in degrees, north positive.
-	Latitude float64 `json:"latitude" jsonschema_description:"Latitude in degrees, north positive"`
+	Latitude float64 `json:"latitude"`
 	// Longitude in degrees, east positive.
-	Longitude float64 `json:"longitude" jsonschema_description:"Longitude in degrees, east positive"`
+	Longitude float64 `json:"longitude"`
 	// The place's IANA time zone, e.g. Europe/Berlin.
-	Timezone string `json:"timezone,omitempty" jsonschema_description:"The place's IANA time zone, e.g. Europe/Berlin"`
+	Timezone string `json:"timezone,omitempty"`
 }
 
 // CurrentWeather is what get_weather reports.
 type CurrentWeather struct {
 	// The place found for the location asked for.
-	Location Place `json:"location" jsonschema_description:"The place found for the location asked for"`
+	Location Place `json:"location"`
 	// The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45.
-	Time string `json:"time" jsonschema_description:"The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45"`
+	Time string `json:"time"`
 	// The weather in words, from its WMO weather code, e.g. Partly cloudy.
-	Conditions string `json:"conditions" jsonschema_description:"The weather in words, from its WMO weather code, e.g. Partly cloudy"`
+	Conditions string `json:"conditions"`
 	// The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail).
-	WeatherCode int `json:"weatherCode" jsonschema_description:"The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail)"`
+	WeatherCode int `json:"weatherCode"`
 	// Air temperature 2 m above ground, in units.temperature.
-	Temperature float64 `json:"temperature" jsonschema_description:"Air temperature 2 m above ground, in units.temperature"`
+	Temperature float64 `json:"temperature"`
 	// Apparent (feels-like) temperature, in units.temperature.
-	FeelsLike float64 `json:"feelsLike" jsonschema_description:"Apparent (feels-like) temperature, in units.temperature"`
+	FeelsLike float64 `json:"feelsLike"`
 	// Relative humidity 2 m above ground, in percent.
-	Humidity float64 `json:"humidity" jsonschema_description:"Relative humidity 2 m above ground, in percent"`
+	Humidity float64 `json:"humidity"`
 	// Rain, showers and snow of the preceding interval, in units.precipitation.
-	Precipitation float64 `json:"precipitation" jsonschema_description:"Rain, showers and snow of the preceding interval, in units.precipitation"`
+	Precipitation float64 `json:"precipitation"`
 	// Wind speed 10 m above ground, in units.windSpeed.
-	WindSpeed float64 `json:"windSpeed" jsonschema_description:"Wind speed 10 m above ground, in units.windSpeed"`
+	WindSpeed float64 `json:"windSpeed"`
 	// Direction the wind comes from, in degrees (0 north, 90 east).
-	WindDirection float64 `json:"windDirection" jsonschema_description:"Direction the wind comes from, in degrees (0 north, 90 east)"`
+	WindDirection float64 `json:"windDirection"`
 	// The units of the values.
-	Units WeatherUnits `json:"units" jsonschema_description:"The units of the values"`
+	Units WeatherUnits `json:"units"`
 	// Where the data comes from.
-	Source string `json:"source" jsonschema_description:"Where the data comes from"`
+	Source string `json:"source"`
 }
 
-// WeatherUnits are the units of a CurrentWeather's values.
+// WeatherUnits are the units of get_weather's values.
 type WeatherUnits struct {
 	// Unit of temperature and feelsLike, e.g. °C.
-	Temperature string `json:"temperature" jsonschema_description:"Unit of temperature and feelsLike, e.g. °C"`
+	Temperature string `json:"temperature"`
 	// Unit of windSpeed, e.g. km/h.
-	WindSpeed string `json:"windSpeed" jsonschema_description:"Unit of windSpeed, e.g. km/h"`
+	WindSpeed string `json:"windSpeed"`
 	// Unit of precipitation, e.g. mm.
-	Precipitation string `json:"precipitation" jsonschema_description:"Unit of precipitation, e.g. mm"`
+	Precipitation string `json:"precipitation"`
 }
 
-// Current returns the current weather at a location: it looks the place up,
-// then asks for its current values. Nothing is made up: when the service
-// cannot be reached, or does not know the place, the call fails and says so.
+// Current reports the current weather for a place, from Open-Meteo:
+// temperature, feels-like temperature, humidity, precipitation, wind and
+// conditions, as measured or modelled now. Nothing is invented: when the
+// service cannot be reached, or does not know the place, the call fails and
+// says so.
+//
+// Example: {"location": "Berlin"} or {"location": "Paris, France", "units":
+// "imperial"} returns the place found (name, country, coordinates) and the
+// current values with their units.
 func (w *Weather) Current(ctx context.Context, in WeatherArgs) (CurrentWeather, error) {
 	place, err := w.geocode(ctx, in.Location)
 	if err != nil {

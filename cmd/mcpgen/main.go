@@ -105,6 +105,7 @@ func load(dir string) (*packages.Package, error) {
 type analysis struct {
 	pkg     *packages.Package
 	docs    map[string]string
+	local   map[string]bool       // the keys of docs that name the package's own declarations
 	inputs  map[string]types.Type // by type expression
 	outputs map[string]types.Type
 	named   map[*types.TypeName]bool // struct types whose docs to collect
@@ -112,8 +113,33 @@ type analysis struct {
 }
 
 func newAnalysis(pkg *packages.Package) *analysis {
-	return &analysis{pkg: pkg, docs: map[string]string{}, inputs: map[string]types.Type{}, outputs: map[string]types.Type{},
+	return &analysis{pkg: pkg, docs: map[string]string{}, local: map[string]bool{}, inputs: map[string]types.Type{}, outputs: map[string]types.Type{},
 		named: map[*types.TypeName]bool{}, imports: map[string]string{}}
+}
+
+// pkgVar names, in the init functions of generated code for a command
+// (package main), the package's path as the running program sees it.
+const pkgVar = "mcpgen_pkg"
+
+// isCommand reports whether the package is a command. The go command builds
+// a command's package with the path "main", but its test binary with the
+// import path, and function names and reflect's PkgPath follow: generated
+// code for a command names its own declarations relative to the path found
+// at run time (pkgVar), never by a constant.
+func (a *analysis) isCommand() bool { return a.pkg.Name == "main" }
+
+// pkgVarDecl declares pkgVar, in an init function of a command.
+func pkgVarDecl(b *bytes.Buffer) {
+	b.WriteString("\ttype mcpgen_here struct{}\n\t" + pkgVar + " := mcpgen_reflect.TypeFor[mcpgen_here]().PkgPath()\n")
+}
+
+// addDoc records a doc comment by qualified name (see mcpreflect.Generated).
+func (a *analysis) addDoc(pkgPath, name, doc string) {
+	k := pkgPath + "." + name
+	a.docs[k] = doc
+	if pkgPath == a.pkg.PkgPath {
+		a.local[k] = true
+	}
 }
 
 // findTools records every function and method with a tool shape, its doc
@@ -149,7 +175,7 @@ func (a *analysis) findTools() {
 				a.reach(out)
 			}
 			if doc := toolDoc(fd.Name.Name, docText(fd.Doc)); doc != "" {
-				a.docs[funcKey(a.pkg.PkgPath, fd)] = doc
+				a.addDoc(a.pkg.PkgPath, funcKey(fd), doc)
 			}
 		}
 	}
@@ -172,7 +198,8 @@ func toolShape(sig *types.Signature) (in, out types.Type, ok bool) {
 		if !isNamed || n.TypeArgs().Len() > 0 {
 			return nil, nil, false
 		}
-		if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+		st, isStruct := n.Underlying().(*types.Struct)
+		if !isStruct || !argumentsLike(st) {
 			return nil, nil, false
 		}
 		in = n
@@ -205,16 +232,17 @@ func isContext(t types.Type) bool {
 
 func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
 
-// funcKey is the name the Go runtime gives a function or method value.
-func funcKey(pkgPath string, fd *ast.FuncDecl) string {
+// funcKey is the name the Go runtime gives a function or method value,
+// after its package's path and a dot.
+func funcKey(fd *ast.FuncDecl) string {
 	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return pkgPath + "." + fd.Name.Name
+		return fd.Name.Name
 	}
 	rt := fd.Recv.List[0].Type
 	if s, ok := rt.(*ast.StarExpr); ok {
-		return pkgPath + ".(*" + recvName(s.X) + ")." + fd.Name.Name
+		return "(*" + recvName(s.X) + ")." + fd.Name.Name
 	}
-	return pkgPath + "." + recvName(rt) + "." + fd.Name.Name
+	return recvName(rt) + "." + fd.Name.Name
 }
 
 func recvName(e ast.Expr) string {
@@ -368,7 +396,7 @@ func (a *analysis) collectTypeDocs() error {
 						doc = gd.Doc
 					}
 					if d := docText(doc); d != "" {
-						a.docs[path+"."+ts.Name.Name] = d
+						a.addDoc(path, ts.Name.Name, d)
 					}
 					st, ok := ts.Type.(*ast.StructType)
 					if !ok {
@@ -384,11 +412,11 @@ func (a *analysis) collectTypeDocs() error {
 						}
 						for _, n := range fld.Names {
 							if n.IsExported() {
-								a.docs[path+"."+ts.Name.Name+"."+n.Name] = d
+								a.addDoc(path, ts.Name.Name+"."+n.Name, d)
 							}
 						}
 						if len(fld.Names) == 0 { // embedded
-							a.docs[path+"."+ts.Name.Name+"."+embeddedName(fld.Type)] = d
+							a.addDoc(path, ts.Name.Name+"."+embeddedName(fld.Type), d)
 						}
 					}
 				}
@@ -457,14 +485,17 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// importBlock writes the imports of generated code.
-func (a *analysis) importBlock(b *bytes.Buffer, extra ...string) {
+// importBlock writes the imports of generated code: the extra ones, and
+// those of the packages in used (nil: every package a type refers to).
+func (a *analysis) importBlock(b *bytes.Buffer, used map[string]bool, extra ...string) {
 	b.WriteString("import (\n")
 	for _, e := range extra {
 		b.WriteString("\t" + e + "\n")
 	}
 	for _, path := range sortedKeys(a.imports) {
-		fmt.Fprintf(b, "\t%s %q\n", a.imports[path], path)
+		if used == nil || used[path] {
+			fmt.Fprintf(b, "\t%s %q\n", a.imports[path], path)
+		}
 	}
 	b.WriteString(")\n\n")
 }
@@ -477,12 +508,20 @@ func (a *analysis) typeList(b *bytes.Buffer, m map[string]types.Type) {
 	b.WriteString("}")
 }
 
-func (a *analysis) docsLiteral(b *bytes.Buffer) {
+// docsLiteral writes the doc comments as a map literal, and reports whether
+// it refers to pkgVar.
+func (a *analysis) docsLiteral(b *bytes.Buffer) (usesPkgVar bool) {
 	b.WriteString("map[string]string{\n")
 	for _, k := range sortedKeys(a.docs) {
-		fmt.Fprintf(b, "\t\t\t%q: %q,\n", k, a.docs[k])
+		key := strconv.Quote(k)
+		if a.isCommand() && a.local[k] {
+			key = pkgVar + " + " + strconv.Quote(strings.TrimPrefix(k, a.pkg.PkgPath))
+			usesPkgVar = true
+		}
+		fmt.Fprintf(b, "\t\t\t%s: %q,\n", key, a.docs[k])
 	}
 	b.WriteString("\t\t}")
+	return usesPkgVar
 }
 
 // dump runs the package with a hook that derives the schemas by reflection,
@@ -490,10 +529,14 @@ func (a *analysis) docsLiteral(b *bytes.Buffer) {
 func (a *analysis) dump(dir string) ([]byte, error) {
 	var hook bytes.Buffer
 	fmt.Fprintf(&hook, "package %s\n\n", a.pkg.Name)
-	a.importBlock(&hook, `mcpgen_os "os"`, `mcpgen_reflect "reflect"`, `mcpgen_mcpreflect "`+reflectPkg+`"`)
+	a.importBlock(&hook, nil, `mcpgen_os "os"`, `mcpgen_reflect "reflect"`, `mcpgen_mcpreflect "`+reflectPkg+`"`)
 	hook.WriteString("func init() {\n\tif mcpgen_os.Getenv(\"MCPGEN_DUMP\") != \"1\" {\n\t\treturn\n\t}\n")
+	var docs bytes.Buffer
+	if a.docsLiteral(&docs) {
+		pkgVarDecl(&hook)
+	}
 	hook.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{Docs: ")
-	a.docsLiteral(&hook)
+	hook.Write(docs.Bytes())
 	hook.WriteString("})\n\terr := mcpgen_mcpreflect.DumpGenerated(mcpgen_os.Stdout, ")
 	a.typeList(&hook, a.inputs)
 	hook.WriteString(", ")
@@ -560,10 +603,20 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 	if err := jsonUnmarshal(dump, &entries); err != nil {
 		return nil, fmt.Errorf("reading the derived schemas: %w", err)
 	}
-	exprs := map[string]string{} // reflect's type string → Go expression
+	exprs := map[string]string{}      // reflect's type string → Go expression
+	typeOf := map[string]types.Type{} // reflect's type string → type
 	for _, m := range []map[string]types.Type{a.inputs, a.outputs} {
 		for expr := range m {
 			exprs[reflectString(a, m[expr])] = expr
+			typeOf[reflectString(a, m[expr])] = m[expr]
+		}
+	}
+	// Import only the packages of the types that got a plan or a schema: a
+	// result type with neither (content, an interface) names no package.
+	used := map[string]bool{}
+	for _, e := range entries {
+		if t, ok := typeOf[e.Type]; ok {
+			types.TypeString(t, func(p *types.Package) string { used[p.Path()] = true; return "" })
 		}
 	}
 	var b bytes.Buffer
@@ -578,29 +631,42 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 	if strings.Contains(joined, "mcpgen_json.") {
 		extra = append(extra, `mcpgen_json "encoding/json"`)
 	}
-	a.importBlock(&b, extra...)
-	b.WriteString("func init() {\n\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
-	a.docsLiteral(&b)
-	b.WriteString(",\n\t\tTypes: []mcpgen_mcpreflect.GeneratedType{\n")
+	a.importBlock(&b, used, extra...)
+	b.WriteString("func init() {\n")
+	var body bytes.Buffer // the init function after pkgVar's declaration, if any
+	usesPkgVar := a.docsLiteral(&body)
+	body.WriteString(",\n\t\tTypes: []mcpgen_mcpreflect.GeneratedType{\n")
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Type < entries[j].Type })
 	for _, e := range entries {
 		expr, ok := exprs[e.Type]
 		if !ok {
 			return nil, fmt.Errorf("derived schema for unknown type %s", e.Type)
 		}
-		fmt.Fprintf(&b, "\t\t\t{\n\t\t\t\tType: mcpgen_reflect.TypeFor[%s](),\n\t\t\t\tFingerprint: %q,\n", expr, e.Fingerprint)
+		fmt.Fprintf(&body, "\t\t\t{\n\t\t\t\tType: mcpgen_reflect.TypeFor[%s](),\n\t\t\t\tFingerprint: %q,\n", expr, e.Fingerprint)
 		if e.Input != "" {
-			fmt.Fprintf(&b, "\t\t\t\tInput: %s,\n", e.Input)
+			input := e.Input
+			if a.isCommand() && strings.Contains(input, `{Key: "main|`) {
+				// A struct's key starts with reflect's PkgPath, "main"
+				// when the dump ran.
+				input = strings.ReplaceAll(input, `{Key: "main|`, `{Key: `+pkgVar+` + "|`)
+				usesPkgVar = true
+			}
+			fmt.Fprintf(&body, "\t\t\t\tInput: %s,\n", input)
 		}
 		if e.Output != "" {
-			fmt.Fprintf(&b, "\t\t\t\tOutputJSON: %s,\n\t\t\t\tOutput: %s,\n", goString(e.OutputJSON), e.Output)
+			fmt.Fprintf(&body, "\t\t\t\tOutputJSON: %s,\n\t\t\t\tOutput: %s,\n", goString(e.OutputJSON), e.Output)
 		}
 		if e.Wrapped {
-			b.WriteString("\t\t\t\tOutputWrapped: true,\n")
+			body.WriteString("\t\t\t\tOutputWrapped: true,\n")
 		}
-		b.WriteString("\t\t\t},\n")
+		body.WriteString("\t\t\t},\n")
 	}
-	b.WriteString("\t\t},\n\t})\n}\n")
+	body.WriteString("\t\t},\n\t})\n}\n")
+	if usesPkgVar {
+		pkgVarDecl(&b)
+	}
+	b.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
+	b.Write(body.Bytes())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting: %w\n%s", err, b.String())
@@ -629,4 +695,20 @@ func dumpText[E any](entries []E) string {
 		fmt.Fprintf(&b, "%+v\n", e)
 	}
 	return b.String()
+}
+
+// argumentsLike reports whether a struct can be a tool's arguments: it has
+// an exported field, a blank field (the mcp tag), or no fields at all. A
+// struct of only unexported fields (a *Registry, a *sql.DB) is a service
+// being passed around, not arguments.
+func argumentsLike(st *types.Struct) bool {
+	if st.NumFields() == 0 {
+		return true
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Exported() || f.Name() == "_" || f.Embedded() {
+			return true
+		}
+	}
+	return false
 }
