@@ -51,7 +51,7 @@ type Argument struct {
 // Catalog returns the registry's tools as documentation data, sorted by name.
 func (r *Registry) Catalog() (*Catalog, error) {
 	c := &Catalog{Tools: []CatalogTool{}}
-	for _, t := range r.state.Load().sorted {
+	for _, t := range r.snapshot().sorted {
 		ct := CatalogTool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
 		a := t.def.Annotations
 		ct.Hints = CatalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}

@@ -37,7 +37,7 @@ type Peer interface {
 // Invoke calls the named tool on behalf of a transport adapter: like
 // [Registry.Call], with peer as the client end for the context helpers.
 func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
-	t, ok := r.state.Load().byName[name]
+	t, ok := r.lookup(name)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
 	}

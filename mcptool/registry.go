@@ -22,7 +22,9 @@ type Registry struct {
 	cfg registryConfig
 
 	mu      sync.Mutex // serializes writers
-	state   atomic.Pointer[toolSet]
+	tools   sync.Map   // name → *tool: lock-free lookups for calls
+	count   atomic.Int64
+	snap    atomic.Pointer[toolSet] // the sorted snapshot; nil after a change
 	subs    map[uint64]func(added []*tool, removed []string)
 	nextSub uint64
 }
@@ -33,7 +35,41 @@ type toolSet struct {
 	sorted []*tool
 }
 
-var emptySet = &toolSet{byName: map[string]*tool{}}
+// lookup finds a tool by name.
+func (r *Registry) lookup(name string) (*tool, bool) {
+	v, ok := r.tools.Load(name)
+	if !ok {
+		return nil, false
+	}
+	return v.(*tool), true
+}
+
+// snapshot returns the tools, sorted by name. It is rebuilt once after a
+// batch of changes, so registering N tools costs O(N), not O(N²).
+func (r *Registry) snapshot() *toolSet {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.snapshotLocked()
+}
+
+func (r *Registry) snapshotLocked() *toolSet {
+	if s := r.snap.Load(); s != nil {
+		return s
+	}
+	s := &toolSet{byName: make(map[string]*tool, r.count.Load())}
+	r.tools.Range(func(k, v any) bool {
+		t := v.(*tool)
+		s.byName[t.name] = t
+		s.sorted = append(s.sorted, t)
+		return true
+	})
+	slices.SortFunc(s.sorted, func(a, b *tool) int { return strings.Compare(a.name, b.name) })
+	r.snap.Store(s)
+	return s
+}
 
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
@@ -52,7 +88,6 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		r.cfg.stateKey = make([]byte, 32)
 		_, _ = rand.Read(r.cfg.stateKey)
 	}
-	r.state.Store(emptySet)
 	return r
 }
 
@@ -89,19 +124,13 @@ func (r *Registry) Add(name string, fn any, opts ...Option) error {
 func (r *Registry) insert(t *tool) error {
 	t.handler = r.chain(t)
 	r.mu.Lock()
-	old := r.state.Load()
-	if _, dup := old.byName[t.name]; dup {
+	if _, dup := r.tools.Load(t.name); dup {
 		r.mu.Unlock()
 		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("a tool with this name is already registered")}
 	}
-	next := &toolSet{byName: make(map[string]*tool, len(old.byName)+1)}
-	for k, v := range old.byName {
-		next.byName[k] = v
-	}
-	next.byName[t.name] = t
-	i, _ := slices.BinarySearchFunc(old.sorted, t.name, func(x *tool, n string) int { return strings.Compare(x.name, n) })
-	next.sorted = slices.Insert(slices.Clone(old.sorted), i, t)
-	r.state.Store(next)
+	r.tools.Store(t.name, t)
+	r.count.Add(1)
+	r.snap.Store(nil)
 	subs := r.snapshotSubs()
 	r.mu.Unlock()
 	for _, s := range subs {
@@ -113,29 +142,18 @@ func (r *Registry) insert(t *tool) error {
 // Remove unregisters the named tools. Unknown names are ignored.
 func (r *Registry) Remove(names ...string) {
 	r.mu.Lock()
-	old := r.state.Load()
 	var removed []string
 	for _, n := range names {
-		if _, ok := old.byName[n]; ok && !slices.Contains(removed, n) {
+		if _, ok := r.tools.LoadAndDelete(n); ok {
 			removed = append(removed, n)
+			r.count.Add(-1)
 		}
 	}
 	if len(removed) == 0 {
 		r.mu.Unlock()
 		return
 	}
-	next := &toolSet{byName: make(map[string]*tool, len(old.byName))}
-	for k, v := range old.byName {
-		if !slices.Contains(removed, k) {
-			next.byName[k] = v
-		}
-	}
-	for _, t := range old.sorted {
-		if !slices.Contains(removed, t.name) {
-			next.sorted = append(next.sorted, t)
-		}
-	}
-	r.state.Store(next)
+	r.snap.Store(nil)
 	subs := r.snapshotSubs()
 	r.mu.Unlock()
 	for _, s := range subs {
@@ -159,7 +177,7 @@ func (r *Registry) subscribe(fn func(added []*tool, removed []string)) (*toolSet
 	id := r.nextSub
 	r.nextSub++
 	r.subs[id] = fn
-	return r.state.Load(), func() {
+	return r.snapshotLocked(), func() {
 		r.mu.Lock()
 		delete(r.subs, id)
 		r.mu.Unlock()
@@ -169,7 +187,7 @@ func (r *Registry) subscribe(fn func(added []*tool, removed []string)) (*toolSet
 // Tools returns the registered tools' definitions, sorted by name. The
 // definitions are shared: do not modify them.
 func (r *Registry) Tools() []*mcp.Tool {
-	s := r.state.Load()
+	s := r.snapshot()
 	out := make([]*mcp.Tool, len(s.sorted))
 	for i, t := range s.sorted {
 		out[i] = t.def
@@ -179,7 +197,7 @@ func (r *Registry) Tools() []*mcp.Tool {
 
 // Tool returns the definition of the named tool.
 func (r *Registry) Tool(name string) (*mcp.Tool, bool) {
-	t, ok := r.state.Load().byName[name]
+	t, ok := r.lookup(name)
 	if !ok {
 		return nil, false
 	}
@@ -187,7 +205,7 @@ func (r *Registry) Tool(name string) (*mcp.Tool, bool) {
 }
 
 // Len returns the number of registered tools.
-func (r *Registry) Len() int { return len(r.state.Load().sorted) }
+func (r *Registry) Len() int { return int(r.count.Load()) }
 
 // Call calls the named tool with raw JSON arguments (nil or empty means
 // none). The error is non-nil only for protocol errors: an unknown tool
@@ -195,7 +213,7 @@ func (r *Registry) Len() int { return len(r.state.Load().sorted) }
 // ([CodeMalformedArguments]). Invalid arguments, errors returned by the
 // tool, and panics are results with IsError set.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	t, ok := r.state.Load().byName[name]
+	t, ok := r.lookup(name)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
 	}

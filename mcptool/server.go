@@ -91,7 +91,7 @@ func (m *mount) reconcile() {
 		m.cancel()
 		return
 	}
-	set := m.reg.state.Load()
+	set := m.reg.snapshot()
 	var gone []string
 	for name, t := range m.served {
 		if set.byName[name] != t {

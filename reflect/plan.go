@@ -106,7 +106,7 @@ func (b *builder) plan(t reflect.Type) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.SchemaJSON, err = json.Marshal(p.Schema); err != nil {
+	if p.SchemaJSON, err = marshalSchema(p.Schema); err != nil {
 		return nil, fmt.Errorf("mcpreflect: marshal schema of %s: %w", t, err)
 	}
 	return p, nil
@@ -169,7 +169,8 @@ func tidy(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 	if s.Properties != nil && s.Properties.Len() == 0 {
 		s.Properties = nil
 	}
-	if reflect.DeepEqual(s, &jsonschema.Schema{}) {
+	if s.Type == "" && s.Ref == "" && s.Properties == nil && s.Items == nil && s.Description == "" &&
+		s.Extras == nil && reflect.DeepEqual(s, &jsonschema.Schema{}) {
 		s.Extras = map[string]any{} // not DeepEqual to the empty schema: marshals as {}
 	}
 	if s.Properties != nil {

@@ -114,7 +114,7 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 			}
 		}
 		o.Schema = b.finish(s)
-		if o.SchemaJSON, err = json.Marshal(o.Schema); err != nil {
+		if o.SchemaJSON, err = marshalSchema(o.Schema); err != nil {
 			return nil, fmt.Errorf("mcpreflect: marshal output schema of %s: %w", t, err)
 		}
 	}

@@ -154,12 +154,13 @@ func hasRule(rules []vrule, name string) bool {
 // mirrorRuleChecked mirrors r into node, failing when the jsonschema tag
 // already set the same keyword to something else.
 func (b *builder) mirrorRuleChecked(node *jsonschema.Schema, t reflect.Type, r vrule, setBy map[string]bool, top bool, fail func(string, ...any) error) (bool, error) {
+	if !top || len(setBy) == 0 {
+		// No jsonschema keyword to contradict: the common case needs no copy.
+		return b.mirrorRule(node, t, r, nil), nil
+	}
 	before := cloneSchema(node)
 	if !b.mirrorRule(node, t, r, nil) {
 		return false, nil
-	}
-	if !top {
-		return true, nil
 	}
 	for _, k := range changedKeywords(before, node) {
 		if setBy[k] {
