@@ -294,8 +294,11 @@ func TestServeLogging(t *testing.T) {
 }
 
 func TestServeCancellation(t *testing.T) {
-	for _, v := range eras {
-		t.Run(eraName(v), func(t *testing.T) {
+	// In memory and on stateful HTTP the client's notifications/cancelled
+	// cancels the tool; on the 2026-07-28 stateless wire the closed HTTP
+	// request does.
+	forEach(t, func(t *testing.T, kind transportKind, v string) {
+		{
 			reg := mcptool.NewRegistry()
 			started := make(chan struct{})
 			cancelled := make(chan struct{})
@@ -309,7 +312,7 @@ func TestServeCancellation(t *testing.T) {
 					return "finished", nil
 				}
 			}, mcptool.Description("Slow.")))
-			cs := connect(t, inMemory, reg, v, nil, nil)
+			cs := connect(t, kind, reg, v, nil, nil)
 			ctx, cancel := context.WithCancel(context.Background())
 			errc := make(chan error, 1)
 			go func() {
@@ -324,8 +327,8 @@ func TestServeCancellation(t *testing.T) {
 				t.Fatal("the tool's context was not cancelled")
 			}
 			require.Error(t, <-errc)
-		})
-	}
+		}
+	})
 }
 
 func TestServeListChanged(t *testing.T) {
