@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/mcpgen/mcpgen/annotations"
 )
@@ -46,6 +47,7 @@ type registryConfig struct {
 	exposeErrors bool
 	audit        *slog.Logger
 	auditArgs    bool
+	timeout      time.Duration
 }
 
 type toolOption func(*toolConfig)

@@ -51,9 +51,13 @@ func init() {
 
 // Timeout bounds each call of the tool: its context is cancelled at the
 // deadline, and the caller gets an isError result then, even if the tool
-// ignores its context. Tag form: `mcp:"timeout=5s"`. Default: none.
-func Timeout(d time.Duration) Option {
-	return toolOption(func(c *toolConfig) { c.pol.timeout = d; c.set["timeout"] = true })
+// ignores its context. On a registry it is the default for every tool (a
+// tool's tag or option wins). Tag form: `mcp:"timeout=5s"`. Default: none.
+func Timeout(d time.Duration) SharedOption {
+	return sharedOption{
+		tool: func(c *toolConfig) { c.pol.timeout = d; c.set["timeout"] = true },
+		reg:  func(c *registryConfig) { c.timeout = d },
+	}
 }
 
 // RateLimit limits calls of the tool to r per second with bursts of burst,
@@ -145,7 +149,7 @@ func ExposeErrors() RegistryOption {
 // resolvePolicy merges the `mcp` tag's policy items with the options (which
 // win) and the registry's defaults.
 func (r *Registry) resolvePolicy(typeName string, items []annotations.Item, cfg *toolConfig, hints annotations.Hints) (policy, error) {
-	p := policy{maxArgBytes: r.cfg.maxArgBytes, maxDepth: r.cfg.maxDepth}
+	p := policy{maxArgBytes: r.cfg.maxArgBytes, maxDepth: r.cfg.maxDepth, timeout: r.cfg.timeout}
 	for _, it := range items {
 		fail := func(msg string) error {
 			return &mcpreflect.DefinitionError{Type: typeName, Field: "_", Tag: "mcp:" + strconv.Quote(it.Key+"="+it.Value), Msg: msg}

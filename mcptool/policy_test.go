@@ -314,3 +314,16 @@ func TestPolicyDefinitionErrors(t *testing.T) {
 		assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
 	}
 }
+
+func TestRegistryDefaultTimeout(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Timeout(30 * time.Millisecond))
+	require.NoError(t, reg.Add("slow", func(ctx context.Context) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}))
+	require.NoError(t, reg.Add("patient", func(ctx context.Context, _ stubbornArgs) (string, error) {
+		return "done", nil
+	}, mcptool.Timeout(time.Second)))
+	assert.Equal(t, "tool slow timed out after 30ms", textOf(call(t, reg, "slow", `{}`)))
+	assert.Equal(t, "done", textOf(call(t, reg, "patient", `{}`)), "a tool's own timeout wins")
+}

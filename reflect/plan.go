@@ -1,6 +1,7 @@
 package mcpreflect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -238,7 +239,7 @@ func (p *Plan) Decode(data []byte, dst unsafe.Pointer) error {
 
 // DecodeDepth is Decode with a nesting limit.
 func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err error) {
-	if len(data) == 0 || string(data) == "null" {
+	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
 		data = []byte("{}")
 	}
 	d := statePool.Get().(*decodeState)
@@ -249,7 +250,13 @@ func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err e
 			case *SyntaxError:
 				err = e
 			case errTooDeep:
-				err = &ArgumentsError{Violations: d.errs}
+				// Deeper than the limit: the rest was not read. Malformed
+				// JSON is still a protocol error, not an argument one.
+				if !json.Valid(data) {
+					err = &SyntaxError{Offset: d.pos, Msg: "malformed JSON (found past the nesting limit)"}
+				} else {
+					err = &ArgumentsError{Violations: d.errs}
+				}
 			default:
 				panic(r)
 			}

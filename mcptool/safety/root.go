@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 )
@@ -49,6 +50,9 @@ func (r *Root) Close() error { return r.root.Close() }
 // bytes are refused with an error the model can read. Symlinks that lead
 // out are refused when the path is opened.
 func (r *Root) Clean(name string) (string, error) {
+	if name == "" {
+		return "", mcptool.UserError(errors.New("the path is empty"))
+	}
 	if strings.ContainsRune(name, 0) {
 		return "", mcptool.UserError(fmt.Errorf("%w: %q contains a NUL byte", ErrOutsideRoot, name))
 	}
@@ -73,8 +77,17 @@ func (r *Root) wrap(name string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
 		return mcptool.UserError(fmt.Errorf("%q does not exist", name))
 	}
-	if errors.Is(err, fs.ErrExist) {
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return mcptool.UserError(fmt.Errorf("%q: a part of the path is a file, not a directory", name))
+	case errors.Is(err, fs.ErrExist):
 		return mcptool.UserError(fmt.Errorf("%q already exists", name))
+	case errors.Is(err, syscall.EISDIR):
+		return mcptool.UserError(fmt.Errorf("%q is a directory, not a file", name))
+	case errors.Is(err, syscall.ENAMETOOLONG):
+		return mcptool.UserError(fmt.Errorf("the path %.40q… is too long", name))
+	case errors.Is(err, syscall.ELOOP):
+		return mcptool.UserError(fmt.Errorf("%q is a symlink loop", name))
 	}
 	return err
 }
@@ -104,7 +117,7 @@ func (r *Root) ReadFile(name string, limit int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(rd)
 	if err != nil {
-		return nil, err
+		return nil, r.wrap(name, err)
 	}
 	if limit > 0 && int64(len(b)) > limit {
 		return nil, mcptool.UserError(fmt.Errorf("%q is larger than %d bytes", name, limit))
