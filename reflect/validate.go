@@ -208,25 +208,7 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			if !ok {
 				return false
 			}
-			switch r.name {
-			case "min", "gte":
-				node.MinLength = &n
-			case "gt":
-				n++
-				node.MinLength = &n
-			case "max", "lte":
-				node.MaxLength = &n
-			case "lt":
-				if n == 0 {
-					return false
-				}
-				n--
-				node.MaxLength = &n
-			case "len":
-				m := n
-				node.MinLength, node.MaxLength = &n, &m
-			}
-			return true
+			return setLength(&node.MinLength, &node.MaxLength, r.name, n)
 		case "eq":
 			node.Const = param
 			return true
@@ -307,25 +289,7 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			if !ok {
 				return false
 			}
-			switch r.name {
-			case "min", "gte":
-				node.MinItems = &n
-			case "gt":
-				n++
-				node.MinItems = &n
-			case "max", "lte":
-				node.MaxItems = &n
-			case "lt":
-				if n == 0 {
-					return false
-				}
-				n--
-				node.MaxItems = &n
-			case "len":
-				m := n
-				node.MinItems, node.MaxItems = &n, &m
-			}
-			return true
+			return setLength(&node.MinItems, &node.MaxItems, r.name, n)
 		case "unique":
 			if param != "" {
 				return false
@@ -343,25 +307,7 @@ func (b *builder) mirrorRule(node *jsonschema.Schema, t reflect.Type, r vrule, _
 			if !ok {
 				return false
 			}
-			switch r.name {
-			case "min", "gte":
-				node.MinProperties = &n
-			case "gt":
-				n++
-				node.MinProperties = &n
-			case "max", "lte":
-				node.MaxProperties = &n
-			case "lt":
-				if n == 0 {
-					return false
-				}
-				n--
-				node.MaxProperties = &n
-			case "len":
-				m := n
-				node.MinProperties, node.MaxProperties = &n, &m
-			}
-			return true
+			return setLength(&node.MinProperties, &node.MaxProperties, r.name, n)
 		}
 	}
 	return false
@@ -459,4 +405,31 @@ func keywordValue(s *jsonschema.Schema, k string) string {
 	}
 	out, _ := json.Marshal(v)
 	return string(out)
+}
+
+// setLength writes a validator length rule (min, gte, gt, max, lte, lt, len)
+// with count n as the bounds lo and hi it means, for strings, arrays and
+// maps alike. It reports false for a rule JSON Schema cannot say (lt=0).
+func setLength(lo, hi **uint64, rule string, n uint64) bool {
+	switch rule {
+	case "min", "gte":
+		*lo = &n
+	case "gt":
+		m := n + 1
+		*lo = &m
+	case "max", "lte":
+		*hi = &n
+	case "lt":
+		if n == 0 {
+			return false
+		}
+		m := n - 1
+		*hi = &m
+	case "len":
+		m := n
+		*lo, *hi = &n, &m
+	default:
+		return false
+	}
+	return true
 }
