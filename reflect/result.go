@@ -105,13 +105,12 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 			// A recursive root: inline its template.
 			s = cloneSchema(b.structs[baseType(t)].schema)
 		}
-		if valueKind(s) != "object" || (s.Properties == nil && s.AdditionalProperties == nil && s.Ref == "") {
-			if valueKind(s) != "object" {
-				o.Wrapped = true
-				s = &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"result"}, AdditionalProperties: jsonschema.FalseSchema}
-				inner := b.lastRootSchema(t)
-				s.Properties.Set("result", inner)
-			}
+		if valueKind(s) != "object" {
+			// 2025-11-25 clients require structuredContent to be an object.
+			o.Wrapped = true
+			w := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), Required: []string{"result"}, AdditionalProperties: jsonschema.FalseSchema}
+			w.Properties.Set("result", s)
+			s = w
 		}
 		o.Schema = b.finish(s)
 		if o.SchemaJSON, err = marshalSchema(o.Schema); err != nil {
@@ -119,12 +118,6 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		}
 	}
 	return o, nil
-}
-
-// lastRootSchema derives the schema of t again, for wrapping.
-func (b *builder) lastRootSchema(t reflect.Type) *jsonschema.Schema {
-	s, _ := b.schemaFor(t)
-	return s
 }
 
 // Structured reports whether results carry structuredContent.
