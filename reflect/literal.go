@@ -3,8 +3,9 @@ package mcpreflect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,11 +88,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 			return
 		}
 		fmt.Fprintf(b, "%s: %s{", name, typ)
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(m))
 		for _, k := range keys {
 			b.WriteString(strconv.Quote(k) + ": ")
 			if err = writeSchemaLiteral(b, m[k]); err != nil {
@@ -168,11 +165,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 		fmt.Fprintf(b, "Required: %#v, ", s.Required)
 	}
 	if s.DependentRequired != nil {
-		keys := make([]string, 0, len(s.DependentRequired))
-		for k := range s.DependentRequired {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.DependentRequired))
 		b.WriteString("DependentRequired: map[string][]string{")
 		for _, k := range keys {
 			fmt.Fprintf(b, "%q: %#v, ", k, s.DependentRequired[k])
@@ -197,11 +190,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 	}
 	values("Examples", s.Examples)
 	if s.Extras != nil && err == nil {
-		keys := make([]string, 0, len(s.Extras))
-		for k := range s.Extras {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Extras))
 		b.WriteString("Extras: map[string]any{")
 		for _, k := range keys {
 			var lit string
@@ -266,11 +255,7 @@ func valueLiteral(v any) (string, error) {
 		b.WriteString("}")
 		return b.String(), nil
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		var b strings.Builder
 		b.WriteString("map[string]any{")
 		for _, k := range keys {

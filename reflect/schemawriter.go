@@ -3,8 +3,9 @@ package mcpreflect
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 
 	"github.com/invopop/jsonschema"
 )
@@ -146,11 +147,7 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 		w.field("examples", s.Examples)
 	}
 	if len(s.Extras) > 0 && w.err == nil {
-		keys := make([]string, 0, len(s.Extras))
-		for k := range s.Extras {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(s.Extras))
 		for _, k := range keys {
 			w.field(k, s.Extras[k])
 		}
@@ -249,11 +246,7 @@ func (w *objWriter) dict(k string, m map[string]*jsonschema.Schema) {
 	if len(m) == 0 || w.err != nil {
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for name := range m {
-		keys = append(keys, name)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	w.key(k)
 	w.b.WriteByte('{')
 	for i, name := range keys {
