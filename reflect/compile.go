@@ -263,7 +263,7 @@ func (b *builder) uncompiledFor(t reflect.Type, s *jsonschema.Schema) bool {
 		return false
 	}
 	bt := baseType(t)
-	if bt == timeType || bt == bytesType || bt == rawMessageType || reflect.PointerTo(bt).Implements(textUnmarshaler) {
+	if bt == timeType || bt == bytesType || bt == rawMessageType || !methodless(bt) && reflect.PointerTo(bt).Implements(textUnmarshaler) {
 		return false
 	}
 	if _, ok, _ := b.custom(bt); ok {
@@ -317,7 +317,7 @@ func (b *builder) compileTyped(t reflect.Type, s *jsonschema.Schema) (decoder, e
 	case t == bytesType:
 		chk, err := compileStrCheck(s)
 		return &bytesDec{chk: chk}, err
-	case reflect.PointerTo(t).Implements(textUnmarshaler) && !reflect.PointerTo(t).Implements(jsonUnmarshaler):
+	case !methodless(t) && reflect.PointerTo(t).Implements(textUnmarshaler) && !reflect.PointerTo(t).Implements(jsonUnmarshaler):
 		chk, err := compileStrCheck(s)
 		return &textDec{t: t, chk: chk}, err
 	}
@@ -418,7 +418,7 @@ func (b *builder) structDecFor(t reflect.Type) (*structDec, error) {
 	if info.dec != nil {
 		return info.dec, nil
 	}
-	x := &structDec{t: t}
+	x := &structDec{t: t, fields: make([]fieldDec, 0, len(info.fields)), names: make([]string, 0, len(info.fields))}
 	info.dec = x // placeholder first: recursive types terminate
 	for _, f := range info.fields {
 		dec, err := b.compile(f.typ, f.schema)

@@ -2,6 +2,7 @@ package mcpreflect
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -43,6 +44,11 @@ type GeneratedType struct {
 	OutputJSON    string
 	Output        *jsonschema.Schema
 	OutputWrapped bool
+	// Load, when set, fills in Input and the output fields the first time
+	// the type is registered. cmd/mcpgen writes one small function per type
+	// so a program builds only the plans it registers, and large generated
+	// files compile quickly.
+	Load func(*GeneratedType)
 }
 
 // GeneratedPlan is a Plan as data: the published schema, and what schema
@@ -81,17 +87,50 @@ type GeneratedCross struct {
 
 var (
 	docs     sync.Map // qualified name → doc comment
-	genTypes sync.Map // reflect.Type → GeneratedType
+	docOwner sync.Map // qualified names with docs of their own or of members → true
+	genTypes sync.Map // reflect.Type → *genEntry
 )
+
+// genEntry is one registered generated type, loaded at first use.
+type genEntry struct {
+	once sync.Once
+	g    GeneratedType
+}
+
+// loadGenerated returns the generated data of t, running its Load function once.
+func loadGenerated(t reflect.Type) (GeneratedType, bool) {
+	v, ok := genTypes.Load(t)
+	if !ok {
+		return GeneratedType{}, false
+	}
+	e := v.(*genEntry)
+	e.once.Do(func() {
+		if e.g.Load != nil {
+			e.g.Load(&e.g)
+			e.g.Load = nil
+		}
+	})
+	return e.g, true
+}
 
 // RegisterGenerated records a package's generated data. It is called from
 // the init function of generated files.
 func RegisterGenerated(g Generated) {
 	for k, v := range g.Docs {
 		docs.Store(k, v)
+		// "pkg/path.Type.Field" makes "pkg/path.Type" and "pkg/path" owners,
+		// so lookups for types without docs stop at one map probe. (A path
+		// whose last element has dots, "gopkg.in/yaml.v3", adds a few
+		// prefixes that are no package: harmless.)
+		for i := strings.LastIndexByte(k, '/') + 1; i < len(k); i++ {
+			if k[i] == '.' {
+				docOwner.Store(k[:i], true)
+			}
+		}
+		docOwner.Store(k, true)
 	}
 	for _, t := range g.Types {
-		genTypes.Store(t.Type, t)
+		genTypes.Store(t.Type, &genEntry{g: t})
 	}
 }
 
@@ -159,7 +198,13 @@ func generatedComments(t reflect.Type, field string) string {
 	if t.Name() == "" {
 		return ""
 	}
+	if _, ok := docOwner.Load(t.PkgPath()); !ok {
+		return "" // no docs in t's package: no string to build
+	}
 	key := qualified(t)
+	if _, ok := docOwner.Load(key); !ok {
+		return ""
+	}
 	if field != "" {
 		key += "." + field
 	}
@@ -169,8 +214,14 @@ func generatedComments(t reflect.Type, field string) string {
 
 // fingerprint hashes the shape of t: every struct type it reaches, with its
 // fields' names, types and tags. A plan generated for another shape is stale.
+// It runs at every registration of a generated type, so it writes the shape
+// into one buffer (each string length-prefixed) and hashes it once.
 func fingerprint(t reflect.Type) string {
-	h := sha256.New()
+	var buf []byte
+	str := func(s string) {
+		buf = binary.AppendUvarint(buf, uint64(len(s)))
+		buf = append(buf, s...)
+	}
 	seen := map[reflect.Type]bool{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -185,19 +236,29 @@ func fingerprint(t reflect.Type) string {
 			walk(t.Key())
 			walk(t.Elem())
 		case reflect.Struct:
-			fmt.Fprintf(h, "%s{", t.String())
+			buf = append(buf, '{')
+			str(t.String())
 			for i := 0; i < t.NumField(); i++ {
 				f := t.Field(i)
-				fmt.Fprintf(h, "%s %s %q %v;", f.Name, f.Type.String(), f.Tag, f.Anonymous)
+				str(f.Name)
+				str(f.Type.String())
+				str(string(f.Tag))
+				if f.Anonymous {
+					buf = append(buf, 1)
+				} else {
+					buf = append(buf, 0)
+				}
 				walk(f.Type)
 			}
-			h.Write([]byte("}"))
+			buf = append(buf, '}')
 		default:
-			fmt.Fprintf(h, "%s;", t.String())
+			buf = append(buf, ';')
+			str(t.String())
 		}
 	}
 	walk(t)
-	return hex.EncodeToString(h.Sum(nil)[:12])
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:12])
 }
 
 // typeKey identifies a struct type within one plan.
@@ -351,11 +412,10 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
 		return nil, nil // generated for the default options only
 	}
-	v, ok := genTypes.Load(t)
+	g, ok := loadGenerated(t)
 	if !ok {
 		return nil, nil
 	}
-	g := v.(GeneratedType)
 	if g.Input == nil || g.Fingerprint != fingerprint(t) {
 		return nil, nil
 	}
@@ -433,10 +493,9 @@ func generatedOutput(t reflect.Type, opts Options) (GeneratedType, bool) {
 	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
 		return GeneratedType{}, false
 	}
-	v, ok := genTypes.Load(t)
+	g, ok := loadGenerated(t)
 	if !ok {
 		return GeneratedType{}, false
 	}
-	g := v.(GeneratedType)
 	return g, g.Output != nil && g.Fingerprint == fingerprint(t)
 }

@@ -39,50 +39,10 @@ type Plan struct {
 	root decoder
 }
 
-type planKey struct {
-	t        reflect.Type
-	keepDefs bool
-	dialect  bool
-}
-
-var plans sync.Map // planKey → *Plan
-
 // EmptyArgs is the argument type of a function that takes none.
 type EmptyArgs struct{}
 
 var emptyArgsType = reflect.TypeFor[EmptyArgs]()
-
-// PlanFor returns the plan for argument type t (a struct, or a pointer to
-// one), building and caching it on first use. A type described by doc
-// comments (Options.Comments set) is not cached.
-func PlanFor(t reflect.Type, opts Options) (*Plan, error) {
-	if t == nil {
-		t = emptyArgsType
-	}
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	key := planKey{t, opts.KeepDefs, opts.DeclareDialect}
-	if opts.Comments == nil {
-		if p, ok := plans.Load(key); ok {
-			return p.(*Plan), nil
-		}
-	}
-	p, err := generatedPlan(t, opts)
-	if err != nil {
-		return nil, err
-	}
-	if p == nil {
-		if p, err = buildPlan(t, opts); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Comments == nil {
-		actual, _ := plans.LoadOrStore(key, p)
-		return actual.(*Plan), nil
-	}
-	return p, nil
-}
 
 // buildPlan derives the plan of t by reflection over its tags, using the
 // doc comments of generated data when the options supply none.
@@ -98,6 +58,7 @@ func (b *builder) plan(t reflect.Type) (*Plan, error) {
 	if t.Kind() != reflect.Struct || isSpecialStruct(t) {
 		return nil, &DefinitionError{Type: typeString(t), Msg: "the argument type must be a struct: a tool's arguments are a JSON object with named properties"}
 	}
+	b.uses = structUses(t)
 	s, err := b.structSchema(t)
 	if err != nil {
 		return nil, err
@@ -171,7 +132,7 @@ func tidy(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 		s.Properties = nil
 	}
 	if s.Type == "" && s.Ref == "" && s.Properties == nil && s.Items == nil && s.Description == "" &&
-		s.Extras == nil && reflect.DeepEqual(s, &jsonschema.Schema{}) {
+		s.Extras == nil && reflect.DeepEqual(s, &emptySchema) {
 		s.Extras = map[string]any{} // not DeepEqual to the empty schema: marshals as {}
 	}
 	if s.Properties != nil {

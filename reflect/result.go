@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/png"
 	"reflect"
-	"sync"
 
 	"github.com/invopop/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,24 +50,6 @@ type Output struct {
 
 // ErrNilResult is returned by [Output.Result] for a nil pointer result.
 var ErrNilResult = errors.New("the tool returned a nil result and no error")
-
-var outputs sync.Map // planKey → *Output
-
-// OutputFor compiles result type t (nil for none), caching the result by type.
-func OutputFor(t reflect.Type, opts Options) (*Output, error) {
-	key := planKey{t, opts.KeepDefs, opts.DeclareDialect}
-	if opts.Comments == nil {
-		if o, ok := outputs.Load(key); ok {
-			return o.(*Output), nil
-		}
-	}
-	o, err := buildOutput(t, opts)
-	if err != nil || opts.Comments != nil {
-		return o, err
-	}
-	actual, _ := outputs.LoadOrStore(key, o)
-	return actual.(*Output), nil
-}
 
 func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 	o := &Output{Type: t}

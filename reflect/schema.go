@@ -3,10 +3,13 @@ package mcpreflect
 import (
 	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +55,10 @@ type builder struct {
 	defs    map[string]*jsonschema.Schema
 	defName map[reflect.Type]string
 	names   map[string]reflect.Type
+	// uses counts, for each struct type, the places that take its schema
+	// (at least): a type taken once gets its template itself, not a copy.
+	// Nil (output schemas) means copy always.
+	uses map[reflect.Type]int
 }
 
 func newBuilder(root reflect.Type, opts Options, output bool) *builder {
@@ -121,24 +128,28 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 	case t == bytesType:
 		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}, nil
 	}
-	if b.output && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && (t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler)) {
-		// A result that marshals itself: its fields say nothing of its JSON.
-		if t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
-			return &jsonschema.Schema{Type: "string"}, nil
-		}
-		return &jsonschema.Schema{}, nil
-	}
-	if t.Kind() != reflect.Pointer && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler)) {
-		if b.output {
-			if reflect.PointerTo(t).Implements(textUnmarshaler) {
+	if !methodless(t) {
+		// Interfaces that say what JSON the type has (a methodless type,
+		// the common case, skips the method-set scans).
+		if b.output && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && (t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler)) {
+			// A result that marshals itself: its fields say nothing of its JSON.
+			if t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
 				return &jsonschema.Schema{Type: "string"}, nil
 			}
 			return &jsonschema.Schema{}, nil
 		}
-		return nil, &DefinitionError{Type: typeString(t), Msg: "implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method", Err: ErrUnsupported}
-	}
-	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textUnmarshaler) {
-		return &jsonschema.Schema{Type: "string"}, nil
+		if t.Kind() != reflect.Pointer && (t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler)) {
+			if b.output {
+				if reflect.PointerTo(t).Implements(textUnmarshaler) {
+					return &jsonschema.Schema{Type: "string"}, nil
+				}
+				return &jsonschema.Schema{}, nil
+			}
+			return nil, &DefinitionError{Type: typeString(t), Msg: "implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method", Err: ErrUnsupported}
+		}
+		if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textUnmarshaler) {
+			return &jsonschema.Schema{Type: "string"}, nil
+		}
 	}
 	var s *jsonschema.Schema
 	switch t.Kind() {
@@ -202,7 +213,7 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 
 // custom returns the schema a type's JSONSchema method gives, if it has one.
 func (b *builder) custom(t reflect.Type) (*jsonschema.Schema, bool, error) {
-	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface || methodless(t) {
 		return nil, false, nil
 	}
 	var v reflect.Value
@@ -226,6 +237,9 @@ func (b *builder) custom(t reflect.Type) (*jsonschema.Schema, bool, error) {
 }
 
 func (b *builder) extend(t reflect.Type, s *jsonschema.Schema) {
+	if methodless(t) {
+		return
+	}
 	switch {
 	case t.Implements(schemaExtender):
 		reflect.Zero(t).Interface().(interface{ JSONSchemaExtend(*jsonschema.Schema) }).JSONSchemaExtend(s)
@@ -261,7 +275,53 @@ func (b *builder) structSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		}
 		return info.schema, nil
 	}
+	if b.uses != nil && b.uses[t] <= 1 {
+		// The only place that takes this type's schema: the template
+		// itself, as the root's. (The decoder is compiled from the same
+		// nodes that are published.)
+		return info.schema, nil
+	}
 	return cloneSchema(info.schema), nil
+}
+
+// structUses counts, for every struct type reachable from root, the struct
+// fields (of any struct reachable) whose type reaches it through pointers,
+// slices, arrays and map values. It never counts less than schema
+// derivation takes, and may count more (which only costs a copy):
+//   - a named struct's fields are counted once: a type inside a struct
+//     taken twice lives in that struct's template, which the second taker
+//     deep-copies;
+//   - an embedded struct's fields are counted at every embedding, since
+//     each embedder takes the promoted fields into its own template.
+func structUses(root reflect.Type) map[reflect.Type]int {
+	uses := map[reflect.Type]int{root: 1}
+	var embedding []reflect.Type // embedded structs being visited, against cycles
+	var visit func(t reflect.Type)
+	visit = func(st reflect.Type) {
+		for i := 0; i < st.NumField(); i++ {
+			f := st.Field(i)
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array || ft.Kind() == reflect.Map {
+				ft = ft.Elem()
+			}
+			if ft.Kind() != reflect.Struct {
+				continue
+			}
+			uses[ft]++
+			switch {
+			case f.Anonymous:
+				if !slices.Contains(embedding, ft) {
+					embedding = append(embedding, ft)
+					visit(ft)
+					embedding = embedding[:len(embedding)-1]
+				}
+			case uses[ft] == 1:
+				visit(ft)
+			}
+		}
+	}
+	visit(root)
+	return uses
 }
 
 var defNameRe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -402,6 +462,13 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 	if err := walk(t, nil, 0, "", map[reflect.Type]bool{}); err != nil {
 		return nil, nil, err
 	}
+	if !hasDuplicateNames(cands, func(c cand) string { return c.f.name }) {
+		out := make([]*fieldInfo, len(cands))
+		for i, c := range cands {
+			out[i] = c.f
+		}
+		return out, meta, nil
+	}
 	// Resolve names: shallowest wins, then tagged; a tie is an error.
 	byName := map[string][]cand{}
 	var order []string
@@ -436,8 +503,55 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 	return out, meta, nil
 }
 
+// hasDuplicateNames reports whether two elements of list share a name: by
+// comparing pairs for the short lists of struct fields, by a map otherwise.
+func hasDuplicateNames[E any](list []E, name func(E) string) bool {
+	if len(list) <= 16 {
+		for i := range list {
+			for j := i + 1; j < len(list); j++ {
+				if name(list[i]) == name(list[j]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]bool, len(list))
+	for _, e := range list {
+		n := name(e)
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+	}
+	return false
+}
+
+// methodless reports whether neither t nor *t has exported methods, so it
+// implements none of the interfaces schema derivation looks for. Argument
+// types mostly are: the check saves reflect's method-set scans.
+func methodless(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return false
+	case reflect.Struct:
+		// An unnamed struct can promote the methods of embedded fields.
+	default:
+		if t.PkgPath() == "" {
+			return true // predeclared, or unnamed: a slice, map or array type has no methods
+		}
+	}
+	return t.NumMethod() == 0 && reflect.PointerTo(t).NumMethod() == 0
+}
+
 func isSpecialStruct(t reflect.Type) bool {
-	return t == timeType || t.Implements(jsonSchemaer) || reflect.PointerTo(t).Implements(jsonSchemaer) ||
+	if t == timeType {
+		return true
+	}
+	if methodless(t) {
+		return false
+	}
+	return t.Implements(jsonSchemaer) || reflect.PointerTo(t).Implements(jsonSchemaer) ||
 		reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)
 }
 
@@ -844,18 +958,32 @@ func parseTyped(v, kind string) (any, error) {
 	return x, nil
 }
 
+// errNotNumber and errNotCount are the messages of parseNumber and
+// parseCount; the caller names the field and tag.
+var (
+	errNotNumber = errors.New("not a number")
+	errNotCount  = errors.New("not a non-negative integer")
+)
+
+// parseNumber accepts a JSON number that a float64 holds.
 func parseNumber(v string) (json.Number, error) {
-	var f float64
-	if err := json.Unmarshal([]byte(v), &f); err != nil || math.IsInf(f, 0) {
-		return "", fmt.Errorf("not a number")
+	if !isJSONNumber(v) {
+		return "", errNotNumber
+	}
+	if f, err := strconv.ParseFloat(v, 64); err != nil || math.IsInf(f, 0) {
+		return "", errNotNumber
 	}
 	return json.Number(v), nil
 }
 
+// parseCount accepts a JSON integer that a uint64 holds.
 func parseCount(v string) (uint64, error) {
-	var n uint64
-	if err := json.Unmarshal([]byte(v), &n); err != nil {
-		return 0, fmt.Errorf("not a non-negative integer")
+	if !isJSONNumber(v) {
+		return 0, errNotCount
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, errNotCount
 	}
 	return n, nil
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/invopop/jsonschema"
 )
@@ -61,10 +62,7 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 		}
 		return nil
 	}
-	if s.Extras == nil && reflect.DeepEqual(s, &jsonschema.Schema{}) {
-		b.WriteString("true")
-		return nil
-	}
+	start := b.Len()
 	w := objWriter{b: b}
 	b.WriteByte('{')
 	w.str("$schema", s.Version)
@@ -94,7 +92,7 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 				b.WriteByte(',')
 			}
 			first = false
-			w.value(p.Key)
+			w.string(p.Key)
 			b.WriteByte(':')
 			w.err = writeSchema(b, p.Value)
 		}
@@ -126,7 +124,7 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 	w.count("maxProperties", s.MaxProperties)
 	w.count("minProperties", s.MinProperties)
 	if len(s.Required) > 0 {
-		w.field("required", s.Required)
+		w.strings("required", s.Required)
 	}
 	if len(s.DependentRequired) > 0 {
 		w.field("dependentRequired", s.DependentRequired)
@@ -152,9 +150,19 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 			w.field(k, s.Extras[k])
 		}
 	}
+	if !w.started && s.Extras == nil && w.err == nil && reflect.DeepEqual(s, &emptySchema) {
+		// invopop writes the empty schema as true.
+		b.Truncate(start)
+		b.WriteString("true")
+		return nil
+	}
 	b.WriteByte('}')
 	return w.err
 }
+
+// emptySchema is the zero schema, compared against without allocating one
+// per call.
+var emptySchema jsonschema.Schema
 
 // objWriter writes the members of one JSON object.
 type objWriter struct {
@@ -168,8 +176,39 @@ func (w *objWriter) key(k string) {
 		w.b.WriteByte(',')
 	}
 	w.started = true
-	w.value(k)
+	w.string(k)
 	w.b.WriteByte(':')
+}
+
+// string writes v as a JSON string exactly as encoding/json does: the plain
+// ASCII that schemas are mostly made of directly, anything else (escapes,
+// HTML characters, non-ASCII) through encoding/json itself.
+func (w *objWriter) string(v string) {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			w.value(v)
+			return
+		}
+	}
+	w.b.WriteByte('"')
+	w.b.WriteString(v)
+	w.b.WriteByte('"')
+}
+
+// strings writes a member whose value is a list of strings.
+func (w *objWriter) strings(k string, l []string) {
+	if w.err != nil {
+		return
+	}
+	w.key(k)
+	w.b.WriteByte('[')
+	for i, v := range l {
+		if i > 0 {
+			w.b.WriteByte(',')
+		}
+		w.string(v)
+	}
+	w.b.WriteByte(']')
 }
 
 // value writes v as encoding/json does (HTML-escaped strings included).
@@ -194,27 +233,80 @@ func (w *objWriter) field(k string, v any) {
 }
 
 func (w *objWriter) str(k, v string) {
-	if v != "" {
-		w.field(k, v)
+	if v != "" && w.err == nil {
+		w.key(k)
+		w.string(v)
 	}
 }
 
 func (w *objWriter) num(k string, v json.Number) {
-	if v != "" {
-		w.field(k, v)
+	if v == "" || w.err != nil {
+		return
 	}
+	if !isJSONNumber(string(v)) {
+		w.field(k, v) // encoding/json's error
+		return
+	}
+	w.key(k)
+	w.b.WriteString(string(v))
 }
 
 func (w *objWriter) count(k string, v *uint64) {
-	if v != nil {
-		w.field(k, *v)
+	if v != nil && w.err == nil {
+		w.key(k)
+		w.b.Write(strconv.AppendUint(w.b.AvailableBuffer(), *v, 10))
 	}
 }
 
 func (w *objWriter) flag(k string, v bool) {
-	if v {
-		w.field(k, true)
+	if v && w.err == nil {
+		w.key(k)
+		w.b.WriteString("true")
 	}
+}
+
+// isJSONNumber reports whether s is a JSON number, the check encoding/json
+// makes before writing a json.Number as it is.
+func isJSONNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == '-' {
+		s = s[1:]
+		if s == "" {
+			return false
+		}
+	}
+	switch {
+	case s[0] == '0':
+		s = s[1:]
+	case '1' <= s[0] && s[0] <= '9':
+		s = s[1:]
+		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
+			s = s[1:]
+		}
+	default:
+		return false
+	}
+	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
+		s = s[2:]
+		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
+			s = s[1:]
+		}
+	}
+	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		if s[0] == '+' || s[0] == '-' {
+			s = s[1:]
+			if s == "" {
+				return false
+			}
+		}
+		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
+			s = s[1:]
+		}
+	}
+	return s == ""
 }
 
 func (w *objWriter) sub(k string, s *jsonschema.Schema) {
@@ -253,7 +345,7 @@ func (w *objWriter) dict(k string, m map[string]*jsonschema.Schema) {
 		if i > 0 {
 			w.b.WriteByte(',')
 		}
-		w.value(name)
+		w.string(name)
 		w.b.WriteByte(':')
 		if w.err = writeSchema(w.b, m[name]); w.err != nil {
 			return

@@ -40,6 +40,11 @@ func TestMarshalSchemaMatchesInvopop(t *testing.T) {
 		&jsonschema.Schema{Definitions: jsonschema.Definitions{"b": {Type: "string"}, "a": jsonschema.FalseSchema},
 			DependentRequired: map[string][]string{"z": {"a"}, "y": {}}, AllOf: []*jsonschema.Schema{{Not: &jsonschema.Schema{}}}},
 	)
+	seven := uint64(7)
+	schemas = append(schemas,
+		&jsonschema.Schema{Minimum: "-1.5e+3", Maximum: "0", MultipleOf: "0.25", ExclusiveMinimum: "1E-2", MaxLength: &seven, UniqueItems: true},
+		&jsonschema.Schema{Description: "tab\there, \"quoted\" \\ é \u2028 \x01 \xff", Required: []string{"a&b", "ünï", ""}, Pattern: `^\d+$`},
+	)
 	var parsed jsonschema.Schema
 	require.NoError(t, json.Unmarshal([]byte(`false`), &parsed))
 	schemas = append(schemas, &parsed) // a boolean schema that is not the package's
@@ -50,5 +55,14 @@ func TestMarshalSchemaMatchesInvopop(t *testing.T) {
 		got, err := marshalSchema(s)
 		require.NoError(t, err)
 		assert.Equal(t, string(want), string(got))
+	}
+	for _, bad := range []json.Number{"01", "1.", ".5", "1e", "-", "+1", "1e+", "0x10", "NaN"} {
+		_, wantErr := json.Marshal(&jsonschema.Schema{Minimum: bad})
+		_, err := marshalSchema(&jsonschema.Schema{Minimum: bad})
+		assert.Error(t, wantErr, bad)
+		assert.Error(t, err, bad)
+	}
+	for _, good := range []string{"0", "-0", "12", "1.25", "1e9", "-2.5E-3", "0.0e+0"} {
+		assert.True(t, isJSONNumber(good), good)
 	}
 }

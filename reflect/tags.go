@@ -149,9 +149,9 @@ func parseValidateTag(raw string) ([]vlevel, error) {
 	if raw == "" || raw == "-" {
 		return nil, nil
 	}
-	levels := []vlevel{{}}
+	levels := []vlevel{{rules: make([]vrule, 0, strings.Count(raw, ",")+1)}}
 	inKeys := false
-	for _, part := range strings.Split(raw, ",") {
+	for part := range strings.SplitSeq(raw, ",") {
 		if part == "" {
 			return nil, fmt.Errorf("empty rule")
 		}

@@ -51,9 +51,8 @@ var formatRules = map[string]string{
 // tag. setBy holds the keywords the jsonschema tag set; a rule that says
 // something else about one of them is a contradiction.
 func (b *builder) mirror(owner reflect.Type, f *fieldInfo, sf reflect.StructField, setBy map[string]bool) error {
-	vtag := fmt.Sprintf("validate:%q", sf.Tag.Get("validate"))
 	fail := func(msg string, args ...any) error {
-		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: vtag, Msg: fmt.Sprintf(msg, args...)}
+		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: fmt.Sprintf("validate:%q", sf.Tag.Get("validate")), Msg: fmt.Sprintf(msg, args...)}
 	}
 	node := f.schema
 	t := f.typ

@@ -10,9 +10,12 @@ import (
 	mcpgen_reflect "reflect"
 )
 
+// mcpgen_pkg is this package's path as the running program sees it.
+var mcpgen_pkg = mcpgen_reflect.TypeFor[mcpgen_here]().PkgPath()
+
+type mcpgen_here struct{}
+
 func init() {
-	type mcpgen_here struct{}
-	mcpgen_pkg := mcpgen_reflect.TypeFor[mcpgen_here]().PkgPath()
 	mcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{
 		Docs: map[string]string{
 			mcpgen_pkg + ".(*Commands).Execute":          "Runs a program from the server's allowlist with arguments, without a shell, in the data directory's files folder, with a time limit and an output cap. A program off the list is refused. A non-zero exit status is reported in the result, not as an error.\n\nExample: {\"command\": \"wc\", \"args\": [\"-l\", \"sales.csv\"]} returns {\"exitCode\": 0, \"stdout\": \"25 sales.csv\\n\", ...}.",
@@ -151,292 +154,319 @@ func init() {
 			mcpgen_pkg + ".failing":                      "Returns an error meant for the model (mcptool.Errorf): plain errors are internal, and reach the client only as a reference ID.",
 		},
 		Types: []mcpgen_mcpreflect.GeneratedType{
-			{
-				Type:        mcpgen_reflect.TypeFor[CSVArgs](),
-				Fingerprint: "68712fb39137e0c96bd14a53",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"filepath":{"type":"string","maxLength":1024,"minLength":1,"description":"The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.","examples":["sales.csv"]},"operations":{"items":{"type":"string","enum":["sum","average","count"]},"type":"array","uniqueItems":true,"description":"The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].","default":["sum","average","count"]}},"additionalProperties":false,"type":"object","required":["filepath"],"description":"CSVArgs are the arguments of analyze_csv."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.CSVArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}), HasMeta: true, Meta: "title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "filepath", GoName: "Filepath", Index: []int{1}, Required: true},
-							{Name: "operations", GoName: "Operations", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[CSVReport](),
-				Fingerprint: "a1df795e2818d08dd2bd30d1",
-				OutputJSON:  `{"properties":{"file":{"type":"string","description":"The file analyzed, as given."},"rows":{"type":"integer","description":"The number of data rows, the header row not counted."},"columns":{"items":{"properties":{"name":{"type":"string","description":"The column's name from the header row."},"sum":{"type":"number","description":"The sum of the column's numbers, when sum was asked for."},"average":{"type":"number","description":"The mean of the column's numbers, when average was asked for and the column has any."},"count":{"type":"integer","description":"How many numbers the column has (empty cells not counted), when count was asked for."}},"additionalProperties":false,"type":"object","required":["name"],"description":"ColumnStats are the statistics of one numeric column."},"description":"The numeric columns (every non-empty cell a number), in file order, with the statistics asked for.","type":["array","null"]},"skippedColumns":{"items":{"type":"string"},"description":"The columns that are not numeric (a cell holds text) or hold no values, by name.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["file","rows","columns","skippedColumns"],"description":"CSVReport is what analyze_csv found."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"file", "rows", "columns", "skippedColumns"}, Description: "CSVReport is what analyze_csv found."}, "file", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file analyzed, as given."}, "rows", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The number of data rows, the header row not counted."}, "columns", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name"}, Description: "ColumnStats are the statistics of one numeric column."}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "The column's name from the header row."}, "sum", &mcpgen_jsonschema.Schema{Type: "number", Description: "The sum of the column's numbers, when sum was asked for."}, "average", &mcpgen_jsonschema.Schema{Type: "number", Description: "The mean of the column's numbers, when average was asked for and the column has any."}, "count", &mcpgen_jsonschema.Schema{Type: "integer", Description: "How many numbers the column has (empty cells not counted), when count was asked for."}), Description: "The numeric columns (every non-empty cell a number), in file order, with the statistics asked for.", Extras: map[string]any{"type": []string{"array", "null"}}}, "skippedColumns", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string"}, Description: "The columns that are not numeric (a cell holds text) or hold no values, by name.", Extras: map[string]any{"type": []string{"array", "null"}}}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[CommandArgs](),
-				Fingerprint: "33297f67a7d287ffb137af29",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"command":{"type":"string","maxLength":64,"minLength":1,"description":"The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.","examples":["ls"]},"args":{"items":{"type":"string","maxLength":4096},"type":"array","maxItems":64,"description":"The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}},"additionalProperties":false,"type":"object","required":["command"],"description":"CommandArgs are the arguments of execute_command."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command"}, Description: "CommandArgs are the arguments of execute_command."}, "command", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(64), MinLength: mcpgen_mcpreflect.Count(1), Description: "The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.", Examples: []any{"ls"}}, "args", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(4096)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(64), Description: "The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.CommandArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command"}, Description: "CommandArgs are the arguments of execute_command."}, "command", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(64), MinLength: mcpgen_mcpreflect.Count(1), Description: "The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.", Examples: []any{"ls"}}, "args", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(4096)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(64), Description: "The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}), HasMeta: true, Meta: "title=Execute Command,readOnly=false,destructive,idempotent=false,openWorld,concurrency=4", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "command", GoName: "Command", Index: []int{1}, Required: true},
-							{Name: "args", GoName: "Args", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[CommandResult](),
-				Fingerprint: "49ec7abd2c268e9d720153d8",
-				OutputJSON:  `{"properties":{"command":{"type":"string","description":"The program that ran."},"exitCode":{"type":"integer","description":"The program's exit status: 0 is success; -1 when it was stopped at the time limit."},"stdout":{"type":"string","description":"What the program wrote to standard output (at most 64 KiB)."},"stderr":{"type":"string","description":"What the program wrote to standard error (at most 64 KiB)."},"truncated":{"type":"boolean","description":"True when stdout or stderr was cut at the 64 KiB cap."},"timedOut":{"type":"boolean","description":"True when the program ran past the server's time limit and was stopped."}},"additionalProperties":false,"type":"object","required":["command","exitCode","stdout","stderr","truncated","timedOut"],"description":"CommandResult is the outcome of execute_command: the program's exit status and output."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command", "exitCode", "stdout", "stderr", "truncated", "timedOut"}, Description: "CommandResult is the outcome of execute_command: the program's exit status and output."}, "command", &mcpgen_jsonschema.Schema{Type: "string", Description: "The program that ran."}, "exitCode", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The program's exit status: 0 is success; -1 when it was stopped at the time limit."}, "stdout", &mcpgen_jsonschema.Schema{Type: "string", Description: "What the program wrote to standard output (at most 64 KiB)."}, "stderr", &mcpgen_jsonschema.Schema{Type: "string", Description: "What the program wrote to standard error (at most 64 KiB)."}, "truncated", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when stdout or stderr was cut at the 64 KiB cap."}, "timedOut", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when the program ran past the server's time limit and was stopped."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[ContactArgs](),
-				Fingerprint: "b7ef85c3fa1cf742da514ea3",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"properties":{"name":{"type":"string"},"address":{"$anchor":"addressDef","properties":{"street":{"type":"string"},"city":{"type":"string"}},"additionalProperties":false,"type":"object","description":"address is a postal address: a street and a city."},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"additionalProperties":false,"type":"object","description":"ContactArgs are the arguments of json_schema_2020_12_tool."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AllOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{AnyOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{Required: []string{"phone"}}, &mcpgen_jsonschema.Schema{Required: []string{"email"}}}}}, If: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Required: []string{"contactMethod"}}, "contactMethod", &mcpgen_jsonschema.Schema{Const: "phone"}), Then: &mcpgen_jsonschema.Schema{Required: []string{"phone"}}, Else: &mcpgen_jsonschema.Schema{Required: []string{"email"}}, AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "ContactArgs are the arguments of json_schema_2020_12_tool."}, "name", &mcpgen_jsonschema.Schema{Type: "string"}, "address", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), "contactMethod", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"phone", "email"}}, "phone", &mcpgen_jsonschema.Schema{Type: "string"}, "email", &mcpgen_jsonschema.Schema{Type: "string"}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.ContactArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AllOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{AnyOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{Required: []string{"phone"}}, &mcpgen_jsonschema.Schema{Required: []string{"email"}}}}}, If: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Required: []string{"contactMethod"}}, "contactMethod", &mcpgen_jsonschema.Schema{Const: "phone"}), Then: &mcpgen_jsonschema.Schema{Required: []string{"phone"}}, Else: &mcpgen_jsonschema.Schema{Required: []string{"email"}}, AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "ContactArgs are the arguments of json_schema_2020_12_tool."}, "name", &mcpgen_jsonschema.Schema{Type: "string"}, "address", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), "contactMethod", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"phone", "email"}}, "phone", &mcpgen_jsonschema.Schema{Type: "string"}, "email", &mcpgen_jsonschema.Schema{Type: "string"}), HasMeta: true, Meta: "title=Record a contact,idempotent,destructive=false,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "name", GoName: "Name", Index: []int{1}},
-							{Name: "address", GoName: "Address", Index: []int{2}},
-							{Name: "contactMethod", GoName: "ContactMethod", Index: []int{3}},
-							{Name: "phone", GoName: "Phone", Index: []int{4}},
-							{Name: "email", GoName: "Email", Index: []int{5}},
-						}},
-						{Key: mcpgen_pkg + "|main.address", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "street", GoName: "Street", Index: []int{0}},
-							{Name: "city", GoName: "City", Index: []int{1}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[CurrentWeather](),
-				Fingerprint: "ddc8de3087f45e309601bf25",
-				OutputJSON:  `{"properties":{"location":{"properties":{"name":{"type":"string","description":"The place's name, e.g. Berlin."},"region":{"type":"string","description":"The state, province or similar, e.g. Land Berlin, when known."},"country":{"type":"string","description":"The country, e.g. Germany, when known."},"latitude":{"type":"number","description":"Latitude in degrees, north positive."},"longitude":{"type":"number","description":"Longitude in degrees, east positive."},"timezone":{"type":"string","description":"The place's IANA time zone, e.g. Europe/Berlin."}},"additionalProperties":false,"type":"object","required":["name","latitude","longitude"],"description":"The place found for the location asked for."},"time":{"type":"string","description":"The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45."},"conditions":{"type":"string","description":"The weather in words, from its WMO weather code, e.g. Partly cloudy."},"weatherCode":{"type":"integer","description":"The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail)."},"temperature":{"type":"number","description":"Air temperature 2 m above ground, in units.temperature."},"feelsLike":{"type":"number","description":"Apparent (feels-like) temperature, in units.temperature."},"humidity":{"type":"number","description":"Relative humidity 2 m above ground, in percent."},"precipitation":{"type":"number","description":"Rain, showers and snow of the preceding interval, in units.precipitation."},"windSpeed":{"type":"number","description":"Wind speed 10 m above ground, in units.windSpeed."},"windDirection":{"type":"number","description":"Direction the wind comes from, in degrees (0 north, 90 east)."},"units":{"properties":{"temperature":{"type":"string","description":"Unit of temperature and feelsLike, e.g. °C."},"windSpeed":{"type":"string","description":"Unit of windSpeed, e.g. km/h."},"precipitation":{"type":"string","description":"Unit of precipitation, e.g. mm."}},"additionalProperties":false,"type":"object","required":["temperature","windSpeed","precipitation"],"description":"The units of the values."},"source":{"type":"string","description":"Where the data comes from."}},"additionalProperties":false,"type":"object","required":["location","time","conditions","weatherCode","temperature","feelsLike","humidity","precipitation","windSpeed","windDirection","units","source"],"description":"CurrentWeather is what get_weather reports."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location", "time", "conditions", "weatherCode", "temperature", "feelsLike", "humidity", "precipitation", "windSpeed", "windDirection", "units", "source"}, Description: "CurrentWeather is what get_weather reports."}, "location", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name", "latitude", "longitude"}, Description: "The place found for the location asked for."}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "The place's name, e.g. Berlin."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The state, province or similar, e.g. Land Berlin, when known."}, "country", &mcpgen_jsonschema.Schema{Type: "string", Description: "The country, e.g. Germany, when known."}, "latitude", &mcpgen_jsonschema.Schema{Type: "number", Description: "Latitude in degrees, north positive."}, "longitude", &mcpgen_jsonschema.Schema{Type: "number", Description: "Longitude in degrees, east positive."}, "timezone", &mcpgen_jsonschema.Schema{Type: "string", Description: "The place's IANA time zone, e.g. Europe/Berlin."}), "time", &mcpgen_jsonschema.Schema{Type: "string", Description: "The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45."}, "conditions", &mcpgen_jsonschema.Schema{Type: "string", Description: "The weather in words, from its WMO weather code, e.g. Partly cloudy."}, "weatherCode", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail)."}, "temperature", &mcpgen_jsonschema.Schema{Type: "number", Description: "Air temperature 2 m above ground, in units.temperature."}, "feelsLike", &mcpgen_jsonschema.Schema{Type: "number", Description: "Apparent (feels-like) temperature, in units.temperature."}, "humidity", &mcpgen_jsonschema.Schema{Type: "number", Description: "Relative humidity 2 m above ground, in percent."}, "precipitation", &mcpgen_jsonschema.Schema{Type: "number", Description: "Rain, showers and snow of the preceding interval, in units.precipitation."}, "windSpeed", &mcpgen_jsonschema.Schema{Type: "number", Description: "Wind speed 10 m above ground, in units.windSpeed."}, "windDirection", &mcpgen_jsonschema.Schema{Type: "number", Description: "Direction the wind comes from, in degrees (0 north, 90 east)."}, "units", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"temperature", "windSpeed", "precipitation"}, Description: "The units of the values."}, "temperature", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of temperature and feelsLike, e.g. °C."}, "windSpeed", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of windSpeed, e.g. km/h."}, "precipitation", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of precipitation, e.g. mm."}), "source", &mcpgen_jsonschema.Schema{Type: "string", Description: "Where the data comes from."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[DeleteFileArgs](),
-				Fingerprint: "b0336b5a29ecbc1c60730500",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"path":{"type":"string","maxLength":1024,"minLength":1,"description":"The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.","examples":["scratch/draft.txt"]}},"additionalProperties":false,"type":"object","required":["path"],"description":"DeleteFileArgs are the arguments of delete_file."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path"}, Description: "DeleteFileArgs are the arguments of delete_file."}, "path", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.", Examples: []any{"scratch/draft.txt"}}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.DeleteFileArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path"}, Description: "DeleteFileArgs are the arguments of delete_file."}, "path", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.", Examples: []any{"scratch/draft.txt"}}), HasMeta: true, Meta: "title=Delete File,readOnly=false,destructive,idempotent,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "path", GoName: "Path", Index: []int{1}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[DeletePageArgs](),
-				Fingerprint: "4925f542b820c5fe18f52478",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"id":{"type":"integer","minimum":1,"description":"The id of the page to delete, from search_pages, e.g. 2.","examples":[2]}},"additionalProperties":false,"type":"object","required":["id"],"description":"DeletePageArgs name the page delete_page deletes."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "DeletePageArgs name the page delete_page deletes."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The id of the page to delete, from search_pages, e.g. 2.", Examples: []any{int64(2)}}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.DeletePageArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "DeletePageArgs name the page delete_page deletes."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The id of the page to delete, from search_pages, e.g. 2.", Examples: []any{int64(2)}}), HasMeta: true, Meta: "title=Delete Page,readOnly=false,destructive,idempotent,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[DeletedFile](),
-				Fingerprint: "21d3addb44380744c38080fc",
-				OutputJSON:  `{"properties":{"path":{"type":"string","description":"The deleted file's path, as given."},"deleted":{"type":"boolean","description":"True: the file is gone."},"size":{"type":"integer","description":"How many bytes the file had."}},"additionalProperties":false,"type":"object","required":["path","deleted","size"],"description":"DeletedFile is the file delete_file deleted."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path", "deleted", "size"}, Description: "DeletedFile is the file delete_file deleted."}, "path", &mcpgen_jsonschema.Schema{Type: "string", Description: "The deleted file's path, as given."}, "deleted", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True: the file is gone."}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Description: "How many bytes the file had."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[DeletedPage](),
-				Fingerprint: "49156964686224fb59971165",
-				OutputJSON:  `{"properties":{"id":{"type":"integer","description":"The deleted page's id."},"title":{"type":"string","description":"The deleted page's title."},"deleted":{"type":"boolean","description":"True: the page is gone."}},"additionalProperties":false,"type":"object","required":["id","title","deleted"],"description":"DeletedPage is the page delete_page deleted."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "deleted"}, Description: "DeletedPage is the page delete_page deleted."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The deleted page's id."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The deleted page's title."}, "deleted", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True: the page is gone."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[ElicitationArgs](),
-				Fingerprint: "3cf7ca2dbf2b7162ba657933",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"message":{"type":"string","description":"The message to show the user"}},"additionalProperties":false,"type":"object","required":["message"],"description":"ElicitationArgs are the arguments of test_elicitation."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"message"}, Description: "ElicitationArgs are the arguments of test_elicitation."}, "message", &mcpgen_jsonschema.Schema{Type: "string", Description: "The message to show the user"}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.ElicitationArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"message"}, Description: "ElicitationArgs are the arguments of test_elicitation."}, "message", &mcpgen_jsonschema.Schema{Type: "string", Description: "The message to show the user"}), HasMeta: true, Meta: "title=Ask the user for a username,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "message", GoName: "Message", Index: []int{1}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[Issue](),
-				Fingerprint: "afc06f9827bfd37039c4daac",
-				OutputJSON:  `{"properties":{"number":{"type":"integer","description":"The issue's number in its repository, e.g. 42."},"url":{"type":"string","description":"The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."},"title":{"type":"string","description":"The issue's title as GitHub stored it."},"state":{"type":"string","description":"The issue's state: open for a new issue."},"labels":{"items":{"type":"string"},"description":"The labels the issue has.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["number","url","title","state","labels"],"description":"Issue is the issue github_create_issue created."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"number", "url", "title", "state", "labels"}, Description: "Issue is the issue github_create_issue created."}, "number", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The issue's number in its repository, e.g. 42."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's title as GitHub stored it."}, "state", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's state: open for a new issue."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string"}, Description: "The labels the issue has.", Extras: map[string]any{"type": []string{"array", "null"}}}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[IssueArgs](),
-				Fingerprint: "1337fc4fcccb1db6fe44123c",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"repo":{"type":"string","maxLength":140,"pattern":"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$","description":"The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".","examples":["octocat/hello-world"]},"title":{"type":"string","maxLength":256,"minLength":1,"description":"The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".","examples":["Crash on empty input"]},"body":{"type":"string","maxLength":65536,"description":"The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."},"labels":{"items":{"type":"string","maxLength":50,"minLength":1},"type":"array","maxItems":20,"uniqueItems":true,"description":"Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}},"additionalProperties":false,"type":"object","required":["repo","title"],"description":"IssueArgs are the arguments of github_create_issue."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"repo", "title"}, Description: "IssueArgs are the arguments of github_create_issue."}, "repo", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(140), Pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", Description: "The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".", Examples: []any{"octocat/hello-world"}}, "title", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(256), MinLength: mcpgen_mcpreflect.Count(1), Description: "The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".", Examples: []any{"Crash on empty input"}}, "body", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(65536), Description: "The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(50), MinLength: mcpgen_mcpreflect.Count(1)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(20), UniqueItems: true, Description: "Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.IssueArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"repo", "title"}, Description: "IssueArgs are the arguments of github_create_issue."}, "repo", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(140), Pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", Description: "The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".", Examples: []any{"octocat/hello-world"}}, "title", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(256), MinLength: mcpgen_mcpreflect.Count(1), Description: "The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".", Examples: []any{"Crash on empty input"}}, "body", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(65536), Description: "The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(50), MinLength: mcpgen_mcpreflect.Count(1)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(20), UniqueItems: true, Description: "Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}), HasMeta: true, Meta: "title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=10,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "repo", GoName: "Repo", Index: []int{1}, Required: true},
-							{Name: "title", GoName: "Title", Index: []int{2}, Required: true},
-							{Name: "body", GoName: "Body", Index: []int{3}},
-							{Name: "labels", GoName: "Labels", Index: []int{4}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[Page](),
-				Fingerprint: "238f2cb14f8b50b9f0882c6e",
-				OutputJSON:  `{"properties":{"id":{"type":"integer","description":"The page's id."},"title":{"type":"string","description":"The page's title."},"body":{"type":"string","description":"The page's full text."},"createdAt":{"type":"string","description":"When the page was created, RFC 3339."},"updatedAt":{"type":"string","description":"When the page was last changed, RFC 3339."}},"additionalProperties":false,"type":"object","required":["id","title","body","createdAt","updatedAt"],"description":"Page is a notes page."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "body", "createdAt", "updatedAt"}, Description: "Page is a notes page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "body", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's full text."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was created, RFC 3339."}, "updatedAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was last changed, RFC 3339."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[PageArgs](),
-				Fingerprint: "d61b1a35d484544369f822fc",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"id":{"type":"integer","minimum":1,"description":"The page's id, from search_pages, e.g. 2.","examples":[2]}},"additionalProperties":false,"type":"object","required":["id"],"description":"PageArgs name one page, for get_page."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "PageArgs name one page, for get_page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The page's id, from search_pages, e.g. 2.", Examples: []any{int64(2)}}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.PageArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "PageArgs name one page, for get_page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The page's id, from search_pages, e.g. 2.", Examples: []any{int64(2)}}), HasMeta: true, Meta: "title=Get Page,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[PageHits](),
-				Fingerprint: "fc8f1160ab9f930404728ef9",
-				OutputJSON:  `{"properties":{"results":{"items":{"properties":{"id":{"type":"integer","description":"The page's id, for get_page and delete_page."},"title":{"type":"string","description":"The page's title."},"snippet":{"type":"string","description":"Text of the page around the match, the matching words in **bold**."}},"additionalProperties":false,"type":"object","required":["id","title","snippet"],"description":"PageHit is one page found by search_pages."},"description":"The matching pages, best match first; empty when none matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["results"],"description":"PageHits are the pages search_pages found."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"results"}, Description: "PageHits are the pages search_pages found."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "snippet"}, Description: "PageHit is one page found by search_pages."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id, for get_page and delete_page."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, the matching words in **bold**."}), Description: "The matching pages, best match first; empty when none matched.", Extras: map[string]any{"type": []string{"array", "null"}}}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[Record](),
-				Fingerprint: "e149677fcf1fb1e63f98e920",
-				OutputJSON:  `{"properties":{"table":{"type":"string","description":"The table the record is in."},"id":{"type":"integer","description":"The record's id, unique in its table."},"createdAt":{"type":"string","description":"When the record was stored, RFC 3339 UTC."},"tableCreated":{"type":"boolean","description":"True when this record created its table."}},"additionalProperties":false,"type":"object","required":["table","id","createdAt","tableCreated"],"description":"Record is the record create_record stored."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "id", "createdAt", "tableCreated"}, Description: "Record is the record create_record stored."}, "table", &mcpgen_jsonschema.Schema{Type: "string", Description: "The table the record is in."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The record's id, unique in its table."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the record was stored, RFC 3339 UTC."}, "tableCreated", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when this record created its table."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[RecordArgs](),
-				Fingerprint: "091dc08ed9df42703632e812",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"table":{"type":"string","maxLength":48,"pattern":"^[a-z][a-z0-9_]*$","description":"The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".","examples":["tasks"]},"data":{"additionalProperties":{},"type":"object","maxProperties":100,"minProperties":1,"description":"The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.","examples":[{"done":false,"title":"Write docs"}]}},"additionalProperties":false,"type":"object","required":["table","data"],"description":"RecordArgs are the arguments of create_record."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "data"}, Description: "RecordArgs are the arguments of create_record."}, "table", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(48), Pattern: "^[a-z][a-z0-9_]*$", Description: "The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".", Examples: []any{"tasks"}}, "data", &mcpgen_jsonschema.Schema{AdditionalProperties: &mcpgen_jsonschema.Schema{Extras: map[string]any{}}, Type: "object", MaxProperties: mcpgen_mcpreflect.Count(100), MinProperties: mcpgen_mcpreflect.Count(1), Description: "The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.", Examples: []any{map[string]any{"done": false, "title": "Write docs"}}}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.RecordArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "data"}, Description: "RecordArgs are the arguments of create_record."}, "table", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(48), Pattern: "^[a-z][a-z0-9_]*$", Description: "The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".", Examples: []any{"tasks"}}, "data", &mcpgen_jsonschema.Schema{AdditionalProperties: &mcpgen_jsonschema.Schema{Extras: map[string]any{}}, Type: "object", MaxProperties: mcpgen_mcpreflect.Count(100), MinProperties: mcpgen_mcpreflect.Count(1), Description: "The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.", Examples: []any{map[string]any{"done": false, "title": "Write docs"}}}), HasMeta: true, Meta: "title=Create Database Record,readOnly=false,destructive=false,idempotent=false,openWorld=false,maxArgBytes=65536", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "table", GoName: "Table", Index: []int{1}, Required: true},
-							{Name: "data", GoName: "Data", Index: []int{2}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[RegionArgs](),
-				Fingerprint: "3d8a4ba6a7ce02c214b69349",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"region":{"type":"string","description":"The region; clients mirror it into the Mcp-Param-Region header","x-mcp-header":"Region"},"level":{"type":"integer","description":"A level, not mirrored into a header"}},"additionalProperties":false,"type":"object","description":"RegionArgs are the arguments of test_x_mcp_header."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "RegionArgs are the arguments of test_x_mcp_header."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The region; clients mirror it into the Mcp-Param-Region header", Extras: map[string]any{"x-mcp-header": "Region"}}, "level", &mcpgen_jsonschema.Schema{Type: "integer", Description: "A level, not mirrored into a header"}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.RegionArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "RegionArgs are the arguments of test_x_mcp_header."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The region; clients mirror it into the Mcp-Param-Region header", Extras: map[string]any{"x-mcp-header": "Region"}}, "level", &mcpgen_jsonschema.Schema{Type: "integer", Description: "A level, not mirrored into a header"}), HasMeta: true, Meta: "readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "region", GoName: "Region", Index: []int{1}},
-							{Name: "level", GoName: "Level", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[SamplingArgs](),
-				Fingerprint: "e45119d5e9833350922a6ea3",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"prompt":{"type":"string","description":"The prompt to send to the client's model"}},"additionalProperties":false,"type":"object","required":["prompt"],"description":"SamplingArgs are the arguments of test_sampling."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"prompt"}, Description: "SamplingArgs are the arguments of test_sampling."}, "prompt", &mcpgen_jsonschema.Schema{Type: "string", Description: "The prompt to send to the client's model"}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.SamplingArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"prompt"}, Description: "SamplingArgs are the arguments of test_sampling."}, "prompt", &mcpgen_jsonschema.Schema{Type: "string", Description: "The prompt to send to the client's model"}), HasMeta: true, Meta: "title=Ask the client's model,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "prompt", GoName: "Prompt", Index: []int{1}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[SearchArgs](),
-				Fingerprint: "96c0534b3e965eb125463013",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":500,"minLength":1,"description":"What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".","examples":["model context protocol tool annotations"]},"limit":{"type":"integer","maximum":20,"minimum":1,"description":"The most results to return, best first.","default":5}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchArgs are the arguments of web_search."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchArgs are the arguments of web_search."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(500), MinLength: mcpgen_mcpreflect.Count(1), Description: "What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".", Examples: []any{"model context protocol tool annotations"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "20", Minimum: "1", Description: "The most results to return, best first.", Default: int64(5)}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.SearchArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchArgs are the arguments of web_search."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(500), MinLength: mcpgen_mcpreflect.Count(1), Description: "What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".", Examples: []any{"model context protocol tool annotations"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "20", Minimum: "1", Description: "The most results to return, best first.", Default: int64(5)}), HasMeta: true, Meta: "title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
-							{Name: "limit", GoName: "Limit", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[SearchPagesArgs](),
-				Fingerprint: "2c9231dfcab78bddba5e0bde",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":200,"minLength":2,"description":"Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".","examples":["meeting notes"]},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"The most pages to return, best match first.","default":10}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchPagesArgs are the arguments of search_pages."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchPagesArgs are the arguments of search_pages."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".", Examples: []any{"meeting notes"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "50", Minimum: "1", Description: "The most pages to return, best match first.", Default: int64(10)}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.SearchPagesArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchPagesArgs are the arguments of search_pages."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".", Examples: []any{"meeting notes"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "50", Minimum: "1", Description: "The most pages to return, best match first.", Default: int64(10)}), HasMeta: true, Meta: "title=Search Pages,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
-							{Name: "limit", GoName: "Limit", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[SearchResults](),
-				Fingerprint: "bf0fdb5b27c99a756237e419",
-				OutputJSON:  `{"properties":{"query":{"type":"string","description":"The query searched for."},"results":{"items":{"properties":{"title":{"type":"string","description":"The page's title."},"url":{"type":"string","description":"The page's address."},"snippet":{"type":"string","description":"Text of the page around the match, as the search engine gives it."}},"additionalProperties":false,"type":"object","required":["title","url"],"description":"SearchHit is one web page found."},"description":"The hits, best first; empty when nothing matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["query","results"],"description":"SearchResults are web_search's hits."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query", "results"}, Description: "SearchResults are web_search's hits."}, "query", &mcpgen_jsonschema.Schema{Type: "string", Description: "The query searched for."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"title", "url"}, Description: "SearchHit is one web page found."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's address."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, as the search engine gives it."}), Description: "The hits, best first; empty when nothing matched.", Extras: map[string]any{"type": []string{"array", "null"}}}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[Sum](),
-				Fingerprint: "9654fefeee012604a04c1be1",
-				OutputJSON:  `{"properties":{"sum":{"type":"number","description":"The sum a + b."}},"additionalProperties":false,"type":"object","required":["sum"],"description":"Sum is the result of calculate_sum."}`,
-				Output:      mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"sum"}, Description: "Sum is the result of calculate_sum."}, "sum", &mcpgen_jsonschema.Schema{Type: "number", Description: "The sum a + b."}),
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[SumArgs](),
-				Fingerprint: "15f6266aa2d3c28f3356a996",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"a":{"type":"number","description":"The first addend, e.g. 2.5."},"b":{"type":"number","description":"The second addend, e.g. 4."}},"additionalProperties":false,"type":"object","required":["a","b"],"description":"SumArgs are the arguments of calculate_sum."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"a", "b"}, Description: "SumArgs are the arguments of calculate_sum."}, "a", &mcpgen_jsonschema.Schema{Type: "number", Description: "The first addend, e.g. 2.5."}, "b", &mcpgen_jsonschema.Schema{Type: "number", Description: "The second addend, e.g. 4."}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.SumArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"a", "b"}, Description: "SumArgs are the arguments of calculate_sum."}, "a", &mcpgen_jsonschema.Schema{Type: "number", Description: "The first addend, e.g. 2.5."}, "b", &mcpgen_jsonschema.Schema{Type: "number", Description: "The second addend, e.g. 4."}), HasMeta: true, Meta: "title=Calculate Sum,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "a", GoName: "A", Index: []int{1}, Required: true},
-							{Name: "b", GoName: "B", Index: []int{2}, Required: true},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[WeatherArgs](),
-				Fingerprint: "9e340c90ed8b8f93fd1d2e21",
-				Input: &mcpgen_mcpreflect.GeneratedPlan{
-					SchemaJSON: `{"properties":{"location":{"type":"string","maxLength":200,"minLength":2,"description":"City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".","examples":["New York"]},"units":{"type":"string","enum":["metric","imperial"],"description":"Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).","default":"metric"}},"additionalProperties":false,"type":"object","required":["location"],"description":"WeatherArgs are the arguments of get_weather."}`,
-					Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location"}, Description: "WeatherArgs are the arguments of get_weather."}, "location", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".", Examples: []any{"New York"}}, "units", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"metric", "imperial"}, Description: "Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).", Default: "metric"}),
-					Structs: []mcpgen_mcpreflect.GeneratedStruct{
-						{Key: mcpgen_pkg + "|main.WeatherArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location"}, Description: "WeatherArgs are the arguments of get_weather."}, "location", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".", Examples: []any{"New York"}}, "units", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"metric", "imperial"}, Description: "Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).", Default: "metric"}), HasMeta: true, Meta: "title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
-							{Name: "location", GoName: "Location", Index: []int{1}, Required: true},
-							{Name: "units", GoName: "Units", Index: []int{2}},
-						}},
-					},
-				},
-			},
-			{
-				Type:        mcpgen_reflect.TypeFor[config](),
-				Fingerprint: "e804a7e76c97beef49ed9a1d",
-				OutputJSON:  `{"additionalProperties":false,"type":"object"}`,
-				Output:      &mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object"},
-			},
+			{Type: mcpgen_reflect.TypeFor[CSVArgs](), Fingerprint: "d1a966a16c4cefdc798565fb", Load: mcpgen_load0},
+			{Type: mcpgen_reflect.TypeFor[CSVReport](), Fingerprint: "7ca613d983549c223289b4b3", Load: mcpgen_load1},
+			{Type: mcpgen_reflect.TypeFor[CommandArgs](), Fingerprint: "d10e8c0990675c15507140ac", Load: mcpgen_load2},
+			{Type: mcpgen_reflect.TypeFor[CommandResult](), Fingerprint: "277d2afe2b6a3e31bc16324a", Load: mcpgen_load3},
+			{Type: mcpgen_reflect.TypeFor[ContactArgs](), Fingerprint: "9a452570c834c78444cf05cc", Load: mcpgen_load4},
+			{Type: mcpgen_reflect.TypeFor[CurrentWeather](), Fingerprint: "ab4935476fc369aa97f9bcc0", Load: mcpgen_load5},
+			{Type: mcpgen_reflect.TypeFor[DeleteFileArgs](), Fingerprint: "0e121bb5f112b2cf84b07380", Load: mcpgen_load6},
+			{Type: mcpgen_reflect.TypeFor[DeletePageArgs](), Fingerprint: "9b8f562247d0d47cc142c02c", Load: mcpgen_load7},
+			{Type: mcpgen_reflect.TypeFor[DeletedFile](), Fingerprint: "e3b85d25dc99d53e2fe1ea63", Load: mcpgen_load8},
+			{Type: mcpgen_reflect.TypeFor[DeletedPage](), Fingerprint: "4d648dc45fede24e9a143ce3", Load: mcpgen_load9},
+			{Type: mcpgen_reflect.TypeFor[ElicitationArgs](), Fingerprint: "21e886df75bc6ac7d1bac275", Load: mcpgen_load10},
+			{Type: mcpgen_reflect.TypeFor[Issue](), Fingerprint: "6dc3de051dfb8cf01cf84865", Load: mcpgen_load11},
+			{Type: mcpgen_reflect.TypeFor[IssueArgs](), Fingerprint: "4056ebb843a891b4a041fdc5", Load: mcpgen_load12},
+			{Type: mcpgen_reflect.TypeFor[Page](), Fingerprint: "3fa881a419b2d6c19a52c21b", Load: mcpgen_load13},
+			{Type: mcpgen_reflect.TypeFor[PageArgs](), Fingerprint: "76c0e824640426c673e71958", Load: mcpgen_load14},
+			{Type: mcpgen_reflect.TypeFor[PageHits](), Fingerprint: "86da7e3c2e1f63c993c3349b", Load: mcpgen_load15},
+			{Type: mcpgen_reflect.TypeFor[Record](), Fingerprint: "1d0b73883523bba0a6ad739f", Load: mcpgen_load16},
+			{Type: mcpgen_reflect.TypeFor[RecordArgs](), Fingerprint: "9212b21e92baf696aa6406d9", Load: mcpgen_load17},
+			{Type: mcpgen_reflect.TypeFor[RegionArgs](), Fingerprint: "f09cd3c12c4ef9d85d188a53", Load: mcpgen_load18},
+			{Type: mcpgen_reflect.TypeFor[SamplingArgs](), Fingerprint: "40006fa9068adb511fd576af", Load: mcpgen_load19},
+			{Type: mcpgen_reflect.TypeFor[SearchArgs](), Fingerprint: "f8d166b0d1e357022ab64a0f", Load: mcpgen_load20},
+			{Type: mcpgen_reflect.TypeFor[SearchPagesArgs](), Fingerprint: "38ed6921c1719041d5638b9f", Load: mcpgen_load21},
+			{Type: mcpgen_reflect.TypeFor[SearchResults](), Fingerprint: "32457faae0f6dd3c3c745f94", Load: mcpgen_load22},
+			{Type: mcpgen_reflect.TypeFor[Sum](), Fingerprint: "21fce48edafb0701c17bb8cb", Load: mcpgen_load23},
+			{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Load: mcpgen_load24},
+			{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "78943615a686fce1f399808f", Load: mcpgen_load25},
+			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "282964afa595531e4568ffc9", Load: mcpgen_load26},
 		},
 	})
+}
+
+// mcpgen_load0 builds the generated data of CSVArgs.
+func mcpgen_load0(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"filepath":{"type":"string","maxLength":1024,"minLength":1,"description":"The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.","examples":["sales.csv"]},"operations":{"items":{"type":"string","enum":["sum","average","count"]},"type":"array","uniqueItems":true,"description":"The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].","default":["sum","average","count"]}},"additionalProperties":false,"type":"object","required":["filepath"],"description":"CSVArgs are the arguments of analyze_csv."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.CSVArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}), HasMeta: true, Meta: "title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "filepath", GoName: "Filepath", Index: []int{1}, Required: true},
+				{Name: "operations", GoName: "Operations", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load1 builds the generated data of CSVReport.
+func mcpgen_load1(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"file":{"type":"string","description":"The file analyzed, as given."},"rows":{"type":"integer","description":"The number of data rows, the header row not counted."},"columns":{"items":{"properties":{"name":{"type":"string","description":"The column's name from the header row."},"sum":{"type":"number","description":"The sum of the column's numbers, when sum was asked for."},"average":{"type":"number","description":"The mean of the column's numbers, when average was asked for and the column has any."},"count":{"type":"integer","description":"How many numbers the column has (empty cells not counted), when count was asked for."}},"additionalProperties":false,"type":"object","required":["name"],"description":"ColumnStats are the statistics of one numeric column."},"description":"The numeric columns (every non-empty cell a number), in file order, with the statistics asked for.","type":["array","null"]},"skippedColumns":{"items":{"type":"string"},"description":"The columns that are not numeric (a cell holds text) or hold no values, by name.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["file","rows","columns","skippedColumns"],"description":"CSVReport is what analyze_csv found."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"file", "rows", "columns", "skippedColumns"}, Description: "CSVReport is what analyze_csv found."}, "file", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file analyzed, as given."}, "rows", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The number of data rows, the header row not counted."}, "columns", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name"}, Description: "ColumnStats are the statistics of one numeric column."}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "The column's name from the header row."}, "sum", &mcpgen_jsonschema.Schema{Type: "number", Description: "The sum of the column's numbers, when sum was asked for."}, "average", &mcpgen_jsonschema.Schema{Type: "number", Description: "The mean of the column's numbers, when average was asked for and the column has any."}, "count", &mcpgen_jsonschema.Schema{Type: "integer", Description: "How many numbers the column has (empty cells not counted), when count was asked for."}), Description: "The numeric columns (every non-empty cell a number), in file order, with the statistics asked for.", Extras: map[string]any{"type": []string{"array", "null"}}}, "skippedColumns", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string"}, Description: "The columns that are not numeric (a cell holds text) or hold no values, by name.", Extras: map[string]any{"type": []string{"array", "null"}}})
+}
+
+// mcpgen_load2 builds the generated data of CommandArgs.
+func mcpgen_load2(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"command":{"type":"string","maxLength":64,"minLength":1,"description":"The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.","examples":["ls"]},"args":{"items":{"type":"string","maxLength":4096},"type":"array","maxItems":64,"description":"The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}},"additionalProperties":false,"type":"object","required":["command"],"description":"CommandArgs are the arguments of execute_command."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command"}, Description: "CommandArgs are the arguments of execute_command."}, "command", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(64), MinLength: mcpgen_mcpreflect.Count(1), Description: "The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.", Examples: []any{"ls"}}, "args", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(4096)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(64), Description: "The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.CommandArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command"}, Description: "CommandArgs are the arguments of execute_command."}, "command", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(64), MinLength: mcpgen_mcpreflect.Count(1), Description: "The program to run, by name (no path), from the server's allowlist, e.g. \"ls\"; the tool's description lists the allowed programs.", Examples: []any{"ls"}}, "args", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(4096)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(64), Description: "The program's arguments, passed as they are, e.g. [\"-l\", \"sales.csv\"]; there is no shell, so quotes, globs (*), pipes (|) and $VARIABLES are plain text."}), HasMeta: true, Meta: "title=Execute Command,readOnly=false,destructive,idempotent=false,openWorld,concurrency=4", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "command", GoName: "Command", Index: []int{1}, Required: true},
+				{Name: "args", GoName: "Args", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load3 builds the generated data of CommandResult.
+func mcpgen_load3(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"command":{"type":"string","description":"The program that ran."},"exitCode":{"type":"integer","description":"The program's exit status: 0 is success; -1 when it was stopped at the time limit."},"stdout":{"type":"string","description":"What the program wrote to standard output (at most 64 KiB)."},"stderr":{"type":"string","description":"What the program wrote to standard error (at most 64 KiB)."},"truncated":{"type":"boolean","description":"True when stdout or stderr was cut at the 64 KiB cap."},"timedOut":{"type":"boolean","description":"True when the program ran past the server's time limit and was stopped."}},"additionalProperties":false,"type":"object","required":["command","exitCode","stdout","stderr","truncated","timedOut"],"description":"CommandResult is the outcome of execute_command: the program's exit status and output."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"command", "exitCode", "stdout", "stderr", "truncated", "timedOut"}, Description: "CommandResult is the outcome of execute_command: the program's exit status and output."}, "command", &mcpgen_jsonschema.Schema{Type: "string", Description: "The program that ran."}, "exitCode", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The program's exit status: 0 is success; -1 when it was stopped at the time limit."}, "stdout", &mcpgen_jsonschema.Schema{Type: "string", Description: "What the program wrote to standard output (at most 64 KiB)."}, "stderr", &mcpgen_jsonschema.Schema{Type: "string", Description: "What the program wrote to standard error (at most 64 KiB)."}, "truncated", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when stdout or stderr was cut at the 64 KiB cap."}, "timedOut", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when the program ran past the server's time limit and was stopped."})
+}
+
+// mcpgen_load4 builds the generated data of ContactArgs.
+func mcpgen_load4(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"properties":{"name":{"type":"string"},"address":{"$anchor":"addressDef","properties":{"street":{"type":"string"},"city":{"type":"string"}},"additionalProperties":false,"type":"object","description":"address is a postal address: a street and a city."},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"additionalProperties":false,"type":"object","description":"ContactArgs are the arguments of json_schema_2020_12_tool."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AllOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{AnyOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{Required: []string{"phone"}}, &mcpgen_jsonschema.Schema{Required: []string{"email"}}}}}, If: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Required: []string{"contactMethod"}}, "contactMethod", &mcpgen_jsonschema.Schema{Const: "phone"}), Then: &mcpgen_jsonschema.Schema{Required: []string{"phone"}}, Else: &mcpgen_jsonschema.Schema{Required: []string{"email"}}, AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "ContactArgs are the arguments of json_schema_2020_12_tool."}, "name", &mcpgen_jsonschema.Schema{Type: "string"}, "address", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), "contactMethod", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"phone", "email"}}, "phone", &mcpgen_jsonschema.Schema{Type: "string"}, "email", &mcpgen_jsonschema.Schema{Type: "string"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.ContactArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AllOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{AnyOf: []*mcpgen_jsonschema.Schema{&mcpgen_jsonschema.Schema{Required: []string{"phone"}}, &mcpgen_jsonschema.Schema{Required: []string{"email"}}}}}, If: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Required: []string{"contactMethod"}}, "contactMethod", &mcpgen_jsonschema.Schema{Const: "phone"}), Then: &mcpgen_jsonschema.Schema{Required: []string{"phone"}}, Else: &mcpgen_jsonschema.Schema{Required: []string{"email"}}, AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "ContactArgs are the arguments of json_schema_2020_12_tool."}, "name", &mcpgen_jsonschema.Schema{Type: "string"}, "address", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), "contactMethod", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"phone", "email"}}, "phone", &mcpgen_jsonschema.Schema{Type: "string"}, "email", &mcpgen_jsonschema.Schema{Type: "string"}), HasMeta: true, Meta: "title=Record a contact,idempotent,destructive=false,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "name", GoName: "Name", Index: []int{1}},
+				{Name: "address", GoName: "Address", Index: []int{2}},
+				{Name: "contactMethod", GoName: "ContactMethod", Index: []int{3}},
+				{Name: "phone", GoName: "Phone", Index: []int{4}},
+				{Name: "email", GoName: "Email", Index: []int{5}},
+			}},
+			{Key: mcpgen_pkg + "|main.address", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{Anchor: "addressDef", AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "address is a postal address: a street and a city."}, "street", &mcpgen_jsonschema.Schema{Type: "string"}, "city", &mcpgen_jsonschema.Schema{Type: "string"}), Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "street", GoName: "Street", Index: []int{0}},
+				{Name: "city", GoName: "City", Index: []int{1}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load5 builds the generated data of CurrentWeather.
+func mcpgen_load5(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"location":{"properties":{"name":{"type":"string","description":"The place's name, e.g. Berlin."},"region":{"type":"string","description":"The state, province or similar, e.g. Land Berlin, when known."},"country":{"type":"string","description":"The country, e.g. Germany, when known."},"latitude":{"type":"number","description":"Latitude in degrees, north positive."},"longitude":{"type":"number","description":"Longitude in degrees, east positive."},"timezone":{"type":"string","description":"The place's IANA time zone, e.g. Europe/Berlin."}},"additionalProperties":false,"type":"object","required":["name","latitude","longitude"],"description":"The place found for the location asked for."},"time":{"type":"string","description":"The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45."},"conditions":{"type":"string","description":"The weather in words, from its WMO weather code, e.g. Partly cloudy."},"weatherCode":{"type":"integer","description":"The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail)."},"temperature":{"type":"number","description":"Air temperature 2 m above ground, in units.temperature."},"feelsLike":{"type":"number","description":"Apparent (feels-like) temperature, in units.temperature."},"humidity":{"type":"number","description":"Relative humidity 2 m above ground, in percent."},"precipitation":{"type":"number","description":"Rain, showers and snow of the preceding interval, in units.precipitation."},"windSpeed":{"type":"number","description":"Wind speed 10 m above ground, in units.windSpeed."},"windDirection":{"type":"number","description":"Direction the wind comes from, in degrees (0 north, 90 east)."},"units":{"properties":{"temperature":{"type":"string","description":"Unit of temperature and feelsLike, e.g. °C."},"windSpeed":{"type":"string","description":"Unit of windSpeed, e.g. km/h."},"precipitation":{"type":"string","description":"Unit of precipitation, e.g. mm."}},"additionalProperties":false,"type":"object","required":["temperature","windSpeed","precipitation"],"description":"The units of the values."},"source":{"type":"string","description":"Where the data comes from."}},"additionalProperties":false,"type":"object","required":["location","time","conditions","weatherCode","temperature","feelsLike","humidity","precipitation","windSpeed","windDirection","units","source"],"description":"CurrentWeather is what get_weather reports."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location", "time", "conditions", "weatherCode", "temperature", "feelsLike", "humidity", "precipitation", "windSpeed", "windDirection", "units", "source"}, Description: "CurrentWeather is what get_weather reports."}, "location", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name", "latitude", "longitude"}, Description: "The place found for the location asked for."}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "The place's name, e.g. Berlin."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The state, province or similar, e.g. Land Berlin, when known."}, "country", &mcpgen_jsonschema.Schema{Type: "string", Description: "The country, e.g. Germany, when known."}, "latitude", &mcpgen_jsonschema.Schema{Type: "number", Description: "Latitude in degrees, north positive."}, "longitude", &mcpgen_jsonschema.Schema{Type: "number", Description: "Longitude in degrees, east positive."}, "timezone", &mcpgen_jsonschema.Schema{Type: "string", Description: "The place's IANA time zone, e.g. Europe/Berlin."}), "time", &mcpgen_jsonschema.Schema{Type: "string", Description: "The local time at the place that the values are for, ISO 8601, e.g. 2026-03-01T14:45."}, "conditions", &mcpgen_jsonschema.Schema{Type: "string", Description: "The weather in words, from its WMO weather code, e.g. Partly cloudy."}, "weatherCode", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The WMO weather interpretation code (0 clear sky ... 99 thunderstorm with heavy hail)."}, "temperature", &mcpgen_jsonschema.Schema{Type: "number", Description: "Air temperature 2 m above ground, in units.temperature."}, "feelsLike", &mcpgen_jsonschema.Schema{Type: "number", Description: "Apparent (feels-like) temperature, in units.temperature."}, "humidity", &mcpgen_jsonschema.Schema{Type: "number", Description: "Relative humidity 2 m above ground, in percent."}, "precipitation", &mcpgen_jsonschema.Schema{Type: "number", Description: "Rain, showers and snow of the preceding interval, in units.precipitation."}, "windSpeed", &mcpgen_jsonschema.Schema{Type: "number", Description: "Wind speed 10 m above ground, in units.windSpeed."}, "windDirection", &mcpgen_jsonschema.Schema{Type: "number", Description: "Direction the wind comes from, in degrees (0 north, 90 east)."}, "units", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"temperature", "windSpeed", "precipitation"}, Description: "The units of the values."}, "temperature", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of temperature and feelsLike, e.g. °C."}, "windSpeed", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of windSpeed, e.g. km/h."}, "precipitation", &mcpgen_jsonschema.Schema{Type: "string", Description: "Unit of precipitation, e.g. mm."}), "source", &mcpgen_jsonschema.Schema{Type: "string", Description: "Where the data comes from."})
+}
+
+// mcpgen_load6 builds the generated data of DeleteFileArgs.
+func mcpgen_load6(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"path":{"type":"string","maxLength":1024,"minLength":1,"description":"The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.","examples":["scratch/draft.txt"]}},"additionalProperties":false,"type":"object","required":["path"],"description":"DeleteFileArgs are the arguments of delete_file."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path"}, Description: "DeleteFileArgs are the arguments of delete_file."}, "path", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.", Examples: []any{"scratch/draft.txt"}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.DeleteFileArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path"}, Description: "DeleteFileArgs are the arguments of delete_file."}, "path", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The file to delete, relative to the data directory's files folder, e.g. \"scratch/draft.txt\"; absolute paths and paths that leave the folder are refused.", Examples: []any{"scratch/draft.txt"}}), HasMeta: true, Meta: "title=Delete File,readOnly=false,destructive,idempotent,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "path", GoName: "Path", Index: []int{1}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load7 builds the generated data of DeletePageArgs.
+func mcpgen_load7(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"id":{"type":"integer","minimum":1,"description":"The id of the page to delete, from search_pages, e.g. 2.","examples":[2]}},"additionalProperties":false,"type":"object","required":["id"],"description":"DeletePageArgs name the page delete_page deletes."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "DeletePageArgs name the page delete_page deletes."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The id of the page to delete, from search_pages, e.g. 2.", Examples: []any{int64(2)}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.DeletePageArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "DeletePageArgs name the page delete_page deletes."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The id of the page to delete, from search_pages, e.g. 2.", Examples: []any{int64(2)}}), HasMeta: true, Meta: "title=Delete Page,readOnly=false,destructive,idempotent,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load8 builds the generated data of DeletedFile.
+func mcpgen_load8(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"path":{"type":"string","description":"The deleted file's path, as given."},"deleted":{"type":"boolean","description":"True: the file is gone."},"size":{"type":"integer","description":"How many bytes the file had."}},"additionalProperties":false,"type":"object","required":["path","deleted","size"],"description":"DeletedFile is the file delete_file deleted."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"path", "deleted", "size"}, Description: "DeletedFile is the file delete_file deleted."}, "path", &mcpgen_jsonschema.Schema{Type: "string", Description: "The deleted file's path, as given."}, "deleted", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True: the file is gone."}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Description: "How many bytes the file had."})
+}
+
+// mcpgen_load9 builds the generated data of DeletedPage.
+func mcpgen_load9(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"id":{"type":"integer","description":"The deleted page's id."},"title":{"type":"string","description":"The deleted page's title."},"deleted":{"type":"boolean","description":"True: the page is gone."}},"additionalProperties":false,"type":"object","required":["id","title","deleted"],"description":"DeletedPage is the page delete_page deleted."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "deleted"}, Description: "DeletedPage is the page delete_page deleted."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The deleted page's id."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The deleted page's title."}, "deleted", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True: the page is gone."})
+}
+
+// mcpgen_load10 builds the generated data of ElicitationArgs.
+func mcpgen_load10(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"message":{"type":"string","description":"The message to show the user"}},"additionalProperties":false,"type":"object","required":["message"],"description":"ElicitationArgs are the arguments of test_elicitation."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"message"}, Description: "ElicitationArgs are the arguments of test_elicitation."}, "message", &mcpgen_jsonschema.Schema{Type: "string", Description: "The message to show the user"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.ElicitationArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"message"}, Description: "ElicitationArgs are the arguments of test_elicitation."}, "message", &mcpgen_jsonschema.Schema{Type: "string", Description: "The message to show the user"}), HasMeta: true, Meta: "title=Ask the user for a username,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "message", GoName: "Message", Index: []int{1}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load11 builds the generated data of Issue.
+func mcpgen_load11(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"number":{"type":"integer","description":"The issue's number in its repository, e.g. 42."},"url":{"type":"string","description":"The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."},"title":{"type":"string","description":"The issue's title as GitHub stored it."},"state":{"type":"string","description":"The issue's state: open for a new issue."},"labels":{"items":{"type":"string"},"description":"The labels the issue has.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["number","url","title","state","labels"],"description":"Issue is the issue github_create_issue created."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"number", "url", "title", "state", "labels"}, Description: "Issue is the issue github_create_issue created."}, "number", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The issue's number in its repository, e.g. 42."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's title as GitHub stored it."}, "state", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's state: open for a new issue."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string"}, Description: "The labels the issue has.", Extras: map[string]any{"type": []string{"array", "null"}}})
+}
+
+// mcpgen_load12 builds the generated data of IssueArgs.
+func mcpgen_load12(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"repo":{"type":"string","maxLength":140,"pattern":"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$","description":"The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".","examples":["octocat/hello-world"]},"title":{"type":"string","maxLength":256,"minLength":1,"description":"The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".","examples":["Crash on empty input"]},"body":{"type":"string","maxLength":65536,"description":"The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."},"labels":{"items":{"type":"string","maxLength":50,"minLength":1},"type":"array","maxItems":20,"uniqueItems":true,"description":"Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}},"additionalProperties":false,"type":"object","required":["repo","title"],"description":"IssueArgs are the arguments of github_create_issue."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"repo", "title"}, Description: "IssueArgs are the arguments of github_create_issue."}, "repo", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(140), Pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", Description: "The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".", Examples: []any{"octocat/hello-world"}}, "title", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(256), MinLength: mcpgen_mcpreflect.Count(1), Description: "The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".", Examples: []any{"Crash on empty input"}}, "body", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(65536), Description: "The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(50), MinLength: mcpgen_mcpreflect.Count(1)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(20), UniqueItems: true, Description: "Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.IssueArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"repo", "title"}, Description: "IssueArgs are the arguments of github_create_issue."}, "repo", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(140), Pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", Description: "The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".", Examples: []any{"octocat/hello-world"}}, "title", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(256), MinLength: mcpgen_mcpreflect.Count(1), Description: "The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".", Examples: []any{"Crash on empty input"}}, "body", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(65536), Description: "The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(50), MinLength: mcpgen_mcpreflect.Count(1)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(20), UniqueItems: true, Description: "Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}), HasMeta: true, Meta: "title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=10,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "repo", GoName: "Repo", Index: []int{1}, Required: true},
+				{Name: "title", GoName: "Title", Index: []int{2}, Required: true},
+				{Name: "body", GoName: "Body", Index: []int{3}},
+				{Name: "labels", GoName: "Labels", Index: []int{4}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load13 builds the generated data of Page.
+func mcpgen_load13(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"id":{"type":"integer","description":"The page's id."},"title":{"type":"string","description":"The page's title."},"body":{"type":"string","description":"The page's full text."},"createdAt":{"type":"string","description":"When the page was created, RFC 3339."},"updatedAt":{"type":"string","description":"When the page was last changed, RFC 3339."}},"additionalProperties":false,"type":"object","required":["id","title","body","createdAt","updatedAt"],"description":"Page is a notes page."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "body", "createdAt", "updatedAt"}, Description: "Page is a notes page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "body", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's full text."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was created, RFC 3339."}, "updatedAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was last changed, RFC 3339."})
+}
+
+// mcpgen_load14 builds the generated data of PageArgs.
+func mcpgen_load14(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"id":{"type":"integer","minimum":1,"description":"The page's id, from search_pages, e.g. 2.","examples":[2]}},"additionalProperties":false,"type":"object","required":["id"],"description":"PageArgs name one page, for get_page."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "PageArgs name one page, for get_page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The page's id, from search_pages, e.g. 2.", Examples: []any{int64(2)}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.PageArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "PageArgs name one page, for get_page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The page's id, from search_pages, e.g. 2.", Examples: []any{int64(2)}}), HasMeta: true, Meta: "title=Get Page,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load15 builds the generated data of PageHits.
+func mcpgen_load15(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"results":{"items":{"properties":{"id":{"type":"integer","description":"The page's id, for get_page and delete_page."},"title":{"type":"string","description":"The page's title."},"snippet":{"type":"string","description":"Text of the page around the match, the matching words in **bold**."}},"additionalProperties":false,"type":"object","required":["id","title","snippet"],"description":"PageHit is one page found by search_pages."},"description":"The matching pages, best match first; empty when none matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["results"],"description":"PageHits are the pages search_pages found."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"results"}, Description: "PageHits are the pages search_pages found."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "snippet"}, Description: "PageHit is one page found by search_pages."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id, for get_page and delete_page."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, the matching words in **bold**."}), Description: "The matching pages, best match first; empty when none matched.", Extras: map[string]any{"type": []string{"array", "null"}}})
+}
+
+// mcpgen_load16 builds the generated data of Record.
+func mcpgen_load16(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"table":{"type":"string","description":"The table the record is in."},"id":{"type":"integer","description":"The record's id, unique in its table."},"createdAt":{"type":"string","description":"When the record was stored, RFC 3339 UTC."},"tableCreated":{"type":"boolean","description":"True when this record created its table."}},"additionalProperties":false,"type":"object","required":["table","id","createdAt","tableCreated"],"description":"Record is the record create_record stored."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "id", "createdAt", "tableCreated"}, Description: "Record is the record create_record stored."}, "table", &mcpgen_jsonschema.Schema{Type: "string", Description: "The table the record is in."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The record's id, unique in its table."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the record was stored, RFC 3339 UTC."}, "tableCreated", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when this record created its table."})
+}
+
+// mcpgen_load17 builds the generated data of RecordArgs.
+func mcpgen_load17(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"table":{"type":"string","maxLength":48,"pattern":"^[a-z][a-z0-9_]*$","description":"The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".","examples":["tasks"]},"data":{"additionalProperties":{},"type":"object","maxProperties":100,"minProperties":1,"description":"The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.","examples":[{"done":false,"title":"Write docs"}]}},"additionalProperties":false,"type":"object","required":["table","data"],"description":"RecordArgs are the arguments of create_record."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "data"}, Description: "RecordArgs are the arguments of create_record."}, "table", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(48), Pattern: "^[a-z][a-z0-9_]*$", Description: "The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".", Examples: []any{"tasks"}}, "data", &mcpgen_jsonschema.Schema{AdditionalProperties: &mcpgen_jsonschema.Schema{Extras: map[string]any{}}, Type: "object", MaxProperties: mcpgen_mcpreflect.Count(100), MinProperties: mcpgen_mcpreflect.Count(1), Description: "The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.", Examples: []any{map[string]any{"done": false, "title": "Write docs"}}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.RecordArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "data"}, Description: "RecordArgs are the arguments of create_record."}, "table", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(48), Pattern: "^[a-z][a-z0-9_]*$", Description: "The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".", Examples: []any{"tasks"}}, "data", &mcpgen_jsonschema.Schema{AdditionalProperties: &mcpgen_jsonschema.Schema{Extras: map[string]any{}}, Type: "object", MaxProperties: mcpgen_mcpreflect.Count(100), MinProperties: mcpgen_mcpreflect.Count(1), Description: "The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.", Examples: []any{map[string]any{"done": false, "title": "Write docs"}}}), HasMeta: true, Meta: "title=Create Database Record,readOnly=false,destructive=false,idempotent=false,openWorld=false,maxArgBytes=65536", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "table", GoName: "Table", Index: []int{1}, Required: true},
+				{Name: "data", GoName: "Data", Index: []int{2}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load18 builds the generated data of RegionArgs.
+func mcpgen_load18(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"region":{"type":"string","description":"The region; clients mirror it into the Mcp-Param-Region header","x-mcp-header":"Region"},"level":{"type":"integer","description":"A level, not mirrored into a header"}},"additionalProperties":false,"type":"object","description":"RegionArgs are the arguments of test_x_mcp_header."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "RegionArgs are the arguments of test_x_mcp_header."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The region; clients mirror it into the Mcp-Param-Region header", Extras: map[string]any{"x-mcp-header": "Region"}}, "level", &mcpgen_jsonschema.Schema{Type: "integer", Description: "A level, not mirrored into a header"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.RegionArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "RegionArgs are the arguments of test_x_mcp_header."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The region; clients mirror it into the Mcp-Param-Region header", Extras: map[string]any{"x-mcp-header": "Region"}}, "level", &mcpgen_jsonschema.Schema{Type: "integer", Description: "A level, not mirrored into a header"}), HasMeta: true, Meta: "readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "region", GoName: "Region", Index: []int{1}},
+				{Name: "level", GoName: "Level", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load19 builds the generated data of SamplingArgs.
+func mcpgen_load19(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"prompt":{"type":"string","description":"The prompt to send to the client's model"}},"additionalProperties":false,"type":"object","required":["prompt"],"description":"SamplingArgs are the arguments of test_sampling."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"prompt"}, Description: "SamplingArgs are the arguments of test_sampling."}, "prompt", &mcpgen_jsonschema.Schema{Type: "string", Description: "The prompt to send to the client's model"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.SamplingArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"prompt"}, Description: "SamplingArgs are the arguments of test_sampling."}, "prompt", &mcpgen_jsonschema.Schema{Type: "string", Description: "The prompt to send to the client's model"}), HasMeta: true, Meta: "title=Ask the client's model,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "prompt", GoName: "Prompt", Index: []int{1}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load20 builds the generated data of SearchArgs.
+func mcpgen_load20(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":500,"minLength":1,"description":"What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".","examples":["model context protocol tool annotations"]},"limit":{"type":"integer","maximum":20,"minimum":1,"description":"The most results to return, best first.","default":5}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchArgs are the arguments of web_search."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchArgs are the arguments of web_search."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(500), MinLength: mcpgen_mcpreflect.Count(1), Description: "What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".", Examples: []any{"model context protocol tool annotations"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "20", Minimum: "1", Description: "The most results to return, best first.", Default: int64(5)}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.SearchArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchArgs are the arguments of web_search."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(500), MinLength: mcpgen_mcpreflect.Count(1), Description: "What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".", Examples: []any{"model context protocol tool annotations"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "20", Minimum: "1", Description: "The most results to return, best first.", Default: int64(5)}), HasMeta: true, Meta: "title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
+				{Name: "limit", GoName: "Limit", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load21 builds the generated data of SearchPagesArgs.
+func mcpgen_load21(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":200,"minLength":2,"description":"Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".","examples":["meeting notes"]},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"The most pages to return, best match first.","default":10}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchPagesArgs are the arguments of search_pages."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchPagesArgs are the arguments of search_pages."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".", Examples: []any{"meeting notes"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "50", Minimum: "1", Description: "The most pages to return, best match first.", Default: int64(10)}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.SearchPagesArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchPagesArgs are the arguments of search_pages."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".", Examples: []any{"meeting notes"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "50", Minimum: "1", Description: "The most pages to return, best match first.", Default: int64(10)}), HasMeta: true, Meta: "title=Search Pages,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
+				{Name: "limit", GoName: "Limit", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load22 builds the generated data of SearchResults.
+func mcpgen_load22(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"query":{"type":"string","description":"The query searched for."},"results":{"items":{"properties":{"title":{"type":"string","description":"The page's title."},"url":{"type":"string","description":"The page's address."},"snippet":{"type":"string","description":"Text of the page around the match, as the search engine gives it."}},"additionalProperties":false,"type":"object","required":["title","url"],"description":"SearchHit is one web page found."},"description":"The hits, best first; empty when nothing matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["query","results"],"description":"SearchResults are web_search's hits."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query", "results"}, Description: "SearchResults are web_search's hits."}, "query", &mcpgen_jsonschema.Schema{Type: "string", Description: "The query searched for."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"title", "url"}, Description: "SearchHit is one web page found."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's address."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, as the search engine gives it."}), Description: "The hits, best first; empty when nothing matched.", Extras: map[string]any{"type": []string{"array", "null"}}})
+}
+
+// mcpgen_load23 builds the generated data of Sum.
+func mcpgen_load23(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"sum":{"type":"number","description":"The sum a + b."}},"additionalProperties":false,"type":"object","required":["sum"],"description":"Sum is the result of calculate_sum."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"sum"}, Description: "Sum is the result of calculate_sum."}, "sum", &mcpgen_jsonschema.Schema{Type: "number", Description: "The sum a + b."})
+}
+
+// mcpgen_load24 builds the generated data of SumArgs.
+func mcpgen_load24(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"a":{"type":"number","description":"The first addend, e.g. 2.5."},"b":{"type":"number","description":"The second addend, e.g. 4."}},"additionalProperties":false,"type":"object","required":["a","b"],"description":"SumArgs are the arguments of calculate_sum."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"a", "b"}, Description: "SumArgs are the arguments of calculate_sum."}, "a", &mcpgen_jsonschema.Schema{Type: "number", Description: "The first addend, e.g. 2.5."}, "b", &mcpgen_jsonschema.Schema{Type: "number", Description: "The second addend, e.g. 4."}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.SumArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"a", "b"}, Description: "SumArgs are the arguments of calculate_sum."}, "a", &mcpgen_jsonschema.Schema{Type: "number", Description: "The first addend, e.g. 2.5."}, "b", &mcpgen_jsonschema.Schema{Type: "number", Description: "The second addend, e.g. 4."}), HasMeta: true, Meta: "title=Calculate Sum,readOnly,openWorld=false", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "a", GoName: "A", Index: []int{1}, Required: true},
+				{Name: "b", GoName: "B", Index: []int{2}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load25 builds the generated data of WeatherArgs.
+func mcpgen_load25(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"location":{"type":"string","maxLength":200,"minLength":2,"description":"City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".","examples":["New York"]},"units":{"type":"string","enum":["metric","imperial"],"description":"Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).","default":"metric"}},"additionalProperties":false,"type":"object","required":["location"],"description":"WeatherArgs are the arguments of get_weather."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location"}, Description: "WeatherArgs are the arguments of get_weather."}, "location", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".", Examples: []any{"New York"}}, "units", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"metric", "imperial"}, Description: "Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).", Default: "metric"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.WeatherArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location"}, Description: "WeatherArgs are the arguments of get_weather."}, "location", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".", Examples: []any{"New York"}}, "units", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"metric", "imperial"}, Description: "Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).", Default: "metric"}), HasMeta: true, Meta: "title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "location", GoName: "Location", Index: []int{1}, Required: true},
+				{Name: "units", GoName: "Units", Index: []int{2}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load26 builds the generated data of config.
+func mcpgen_load26(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"additionalProperties":false,"type":"object"}`
+	g.Output = &mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object"}
 }

@@ -632,17 +632,23 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 		extra = append(extra, `mcpgen_json "encoding/json"`)
 	}
 	a.importBlock(&b, used, extra...)
-	b.WriteString("func init() {\n")
-	var body bytes.Buffer // the init function after pkgVar's declaration, if any
+	// init registers the docs and, per type, its fingerprint and a small
+	// function that builds its plan at first use: a program pays only for
+	// the plans it registers, and the compiler sees many small functions
+	// instead of one enormous literal.
+	var body, loaders bytes.Buffer
+	body.WriteString("func init() {\n\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
 	usesPkgVar := a.docsLiteral(&body)
 	body.WriteString(",\n\t\tTypes: []mcpgen_mcpreflect.GeneratedType{\n")
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Type < entries[j].Type })
-	for _, e := range entries {
+	for i, e := range entries {
 		expr, ok := exprs[e.Type]
 		if !ok {
 			return nil, fmt.Errorf("derived schema for unknown type %s", e.Type)
 		}
-		fmt.Fprintf(&body, "\t\t\t{\n\t\t\t\tType: mcpgen_reflect.TypeFor[%s](),\n\t\t\t\tFingerprint: %q,\n", expr, e.Fingerprint)
+		load := fmt.Sprintf("mcpgen_load%d", i)
+		fmt.Fprintf(&body, "\t\t\t{Type: mcpgen_reflect.TypeFor[%s](), Fingerprint: %q, Load: %s},\n", expr, e.Fingerprint, load)
+		fmt.Fprintf(&loaders, "\n// %s builds the generated data of %s.\nfunc %s(g *mcpgen_mcpreflect.GeneratedType) {\n", load, expr, load)
 		if e.Input != "" {
 			input := e.Input
 			if a.isCommand() && strings.Contains(input, `{Key: "main|`) {
@@ -651,22 +657,22 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 				input = strings.ReplaceAll(input, `{Key: "main|`, `{Key: `+pkgVar+` + "|`)
 				usesPkgVar = true
 			}
-			fmt.Fprintf(&body, "\t\t\t\tInput: %s,\n", input)
+			fmt.Fprintf(&loaders, "\tg.Input = %s\n", input)
 		}
 		if e.Output != "" {
-			fmt.Fprintf(&body, "\t\t\t\tOutputJSON: %s,\n\t\t\t\tOutput: %s,\n", goString(e.OutputJSON), e.Output)
+			fmt.Fprintf(&loaders, "\tg.OutputJSON = %s\n\tg.Output = %s\n", goString(e.OutputJSON), e.Output)
 		}
 		if e.Wrapped {
-			body.WriteString("\t\t\t\tOutputWrapped: true,\n")
+			loaders.WriteString("\tg.OutputWrapped = true\n")
 		}
-		body.WriteString("\t\t\t},\n")
+		loaders.WriteString("}\n")
 	}
 	body.WriteString("\t\t},\n\t})\n}\n")
 	if usesPkgVar {
-		pkgVarDecl(&b)
+		b.WriteString("// " + pkgVar + " is this package's path as the running program sees it.\nvar " + pkgVar + " = mcpgen_reflect.TypeFor[mcpgen_here]().PkgPath()\n\ntype mcpgen_here struct{}\n\n")
 	}
-	b.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
 	b.Write(body.Bytes())
+	b.Write(loaders.Bytes())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting: %w\n%s", err, b.String())
