@@ -11,12 +11,14 @@ import (
 	"image/png"
 	"log/slog"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // examplePrintJSON prints v as indented JSON.
@@ -462,6 +464,43 @@ func ExampleNoOutputSchema() {
 	// text: {"users":3}
 	// isError: false
 	// text: 3
+}
+
+// Tools defined by configuration: argument types made at run time, kept in a
+// plan cache that goes with the registry when the configuration is
+// reloaded, instead of in the process-wide one.
+func ExamplePlanCache() {
+	type toolSpec struct{ name, param, rule string }
+	specs := []toolSpec{{"greet", "who", "required,min=2"}, {"shout", "text", "required,max=10"}}
+
+	reg := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+	for _, spec := range specs {
+		args := reflect.StructOf([]reflect.StructField{{
+			Name: "Param", Type: reflect.TypeFor[string](),
+			Tag: reflect.StructTag(fmt.Sprintf(`json:%q validate:%q`, spec.param, spec.rule)),
+		}})
+		fnType := reflect.FuncOf([]reflect.Type{args}, []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[error]()}, false)
+		fn := reflect.MakeFunc(fnType, func(in []reflect.Value) []reflect.Value {
+			text := spec.name + ": " + in[0].Field(0).String()
+			return []reflect.Value{reflect.ValueOf(text), reflect.Zero(reflect.TypeFor[error]())}
+		})
+		if err := reg.Add(spec.name, fn.Interface()); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	shout, _ := reg.Tool("shout")
+	fmt.Println(string(shout.InputSchema.(json.RawMessage)))
+	ctx := context.Background()
+	examplePrintResult(reg.Call(ctx, "greet", json.RawMessage(`{"who":"Ada"}`)))
+	examplePrintResult(reg.Call(ctx, "shout", json.RawMessage(`{"text":"far too long to shout"}`)))
+	// Output:
+	// {"properties":{"text":{"type":"string","maxLength":10}},"additionalProperties":false,"type":"object","required":["text"]}
+	// isError: false
+	// text: greet: Ada
+	// isError: true
+	// text: invalid arguments:
+	// - text: must be at most 10 characters long, got 21 (maxLength)
 }
 
 func ExampleLogger() {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Option configures one tool at registration.
@@ -48,6 +49,7 @@ type registryConfig struct {
 	audit        *slog.Logger
 	auditArgs    bool
 	timeout      time.Duration
+	cache        *mcpreflect.Cache
 }
 
 type toolOption func(*toolConfig)
@@ -134,6 +136,20 @@ func DeclareDialect() SharedOption {
 // then sent as its JSON in a text block.
 func NoOutputSchema() Option {
 	return toolOption(func(c *toolConfig) { c.noOutputSchema = true })
+}
+
+// PlanCache sets where the registry keeps the compiled plans (schemas and
+// decoders) of its argument and result types. By default every registry
+// shares [mcpreflect.DefaultCache], which keeps each type's plan for the
+// life of the process: right for types declared in source. Types made at run
+// time (reflect.StructOf, for tools defined by configuration) are better
+// kept in a cache that goes with the registry:
+//
+//	reg := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+//
+// A nil cache keeps nothing: every registration derives its plan anew.
+func PlanCache(c *mcpreflect.Cache) RegistryOption {
+	return registryOption(func(cfg *registryConfig) { cfg.cache = c })
 }
 
 // Logger sets the logger the registry reports internal errors and panics to

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Registry holds a set of tools. Its methods are safe for concurrent use:
@@ -75,6 +77,7 @@ func (r *Registry) snapshotLocked() *toolSet {
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
 	r.cfg.maxArgBytes, r.cfg.maxDepth = DefaultMaxArgBytes, DefaultMaxDepth
+	r.cfg.cache = mcpreflect.DefaultCache()
 	for _, o := range opts {
 		o.applyRegistry(&r.cfg)
 	}

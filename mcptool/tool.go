@@ -61,11 +61,11 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	defErr := func(err error) error {
 		return &Error{Code: CodeInvalidDefinition, Tool: name, Err: err}
 	}
-	plan, err := mcpreflect.PlanFor(in, ro)
+	plan, err := r.cfg.cache.Plan(in, ro)
 	if err != nil {
 		return nil, defErr(err)
 	}
-	output, err := mcpreflect.OutputFor(out, ro)
+	output, err := r.cfg.cache.Output(out, ro)
 	if err != nil {
 		return nil, defErr(err)
 	}
