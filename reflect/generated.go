@@ -446,7 +446,7 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 		}
 		b.structs[st] = info
 		if gs.Recursive {
-			b.defs[b.nameOf(st)] = info.schema
+			b.addDef(st, info.schema)
 		}
 	}
 	if b.structs[t] == nil {

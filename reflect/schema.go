@@ -62,13 +62,9 @@ type builder struct {
 }
 
 func newBuilder(root reflect.Type, opts Options, output bool) *builder {
-	return &builder{
-		opts: opts, output: output, root: root,
-		structs: map[reflect.Type]*structInfo{},
-		defs:    map[string]*jsonschema.Schema{},
-		defName: map[reflect.Type]string{},
-		names:   map[string]reflect.Type{},
-	}
+	// defs, defName and names are made when a $defs entry is (recursive
+	// types, KeepDefs): most types never need them.
+	return &builder{opts: opts, output: output, root: root, structs: map[reflect.Type]*structInfo{}}
 }
 
 // structInfo is one struct type's schema template and fields.
@@ -264,14 +260,14 @@ func (b *builder) structSchema(t reflect.Type) (*jsonschema.Schema, error) {
 		}
 	}
 	if t != b.root && (info.recursive || b.opts.KeepDefs) {
-		b.defs[b.nameOf(t)] = info.schema
+		b.addDef(t, info.schema)
 		return &jsonschema.Schema{Ref: "#/$defs/" + b.nameOf(t)}, nil
 	}
 	if t == b.root {
 		if info.recursive {
 			// The root refers to itself through $defs; finish publishes a
 			// copy of it there.
-			b.defs[b.nameOf(t)] = info.schema
+			b.addDef(t, info.schema)
 		}
 		return info.schema, nil
 	}
@@ -324,12 +320,21 @@ func structUses(root reflect.Type) map[reflect.Type]int {
 	return uses
 }
 
+// addDef publishes s as t's entry in $defs.
+func (b *builder) addDef(t reflect.Type, s *jsonschema.Schema) {
+	name := b.nameOf(t) // makes b.defs
+	b.defs[name] = s
+}
+
 var defNameRe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
 // nameOf gives t a unique name in $defs.
 func (b *builder) nameOf(t reflect.Type) string {
 	if n, ok := b.defName[t]; ok {
 		return n
+	}
+	if b.defName == nil {
+		b.defName, b.names, b.defs = map[reflect.Type]string{}, map[string]reflect.Type{}, map[string]*jsonschema.Schema{}
 	}
 	base := defNameRe.ReplaceAllString(t.Name(), "_")
 	if base == "" {
@@ -390,7 +395,7 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 		depth  int
 		tagged bool
 	}
-	var cands []cand
+	cands := make([]cand, 0, t.NumField())
 	var meta *metaField
 	var walk func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error
 	walk = func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error {
