@@ -18,10 +18,17 @@ package bench
 //	               plan cache warm: every iteration after the first registers
 //	               types it has seen, as a server that registers at start-up,
 //	               or builds registries per tenant, does
-//	mcpgen-cold    (BenchmarkRegisterCold, z_register_cold_test.go)
-//	               Registry.Add of types never seen before
-//	mcpgen-generated  the generator's output: skipped, the generator is not
-//	               written yet
+//	mcpgen-generic mcptool.Add, cache warm
+//	mcpgen-cold    Registry.Add with a new, empty plan cache per iteration
+//	               (mcptool.PlanCache): every tool's schema is derived by
+//	               reflection, its validate tags mirrored, its decoder
+//	               compiled and its schema marshalled, as at a process's
+//	               first registration
+//	mcpgen-generated  Registry.Add of package gentypes' tools (the same
+//	               types, with plans precomputed by cmd/mcpgen), with a new,
+//	               empty plan cache per iteration: every plan is loaded from
+//	               the generated data (fingerprint check, decoder compiled
+//	               from the literals), as at a process's first registration
 //	gosdk          mcp.AddTool with no SchemaCache (the default): jsonschema
 //	               inference and resolution for the input and output schemas
 //	               of every tool, every time
@@ -33,6 +40,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -42,8 +50,10 @@ import (
 	mgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/bench/internal/gentypes"
 	"github.com/mcpgen/mcpgen/bench/internal/regtypes"
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 var regSizes = []int{10, 100, 1000}
@@ -105,8 +115,29 @@ func BenchmarkRegister(b *testing.B) {
 				}
 				perTool(b, n)
 			})
+			b.Run("stack=mcpgen-cold", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					r := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+					for i := range n {
+						if err := regtypes.Types[i].Mcpgen(r, regName(i)); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				perTool(b, n)
+			})
 			b.Run("stack=mcpgen-generated", func(b *testing.B) {
-				b.Skip("TODO(issue 7): mcpgen's code generator is not written yet; benchmark its registration here once it exists")
+				b.ReportAllocs()
+				for b.Loop() {
+					r := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+					for i := range n {
+						if err := r.Add(regName(i), gentypes.Funcs[i]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				perTool(b, n)
 			})
 			b.Run("stack=gosdk", func(b *testing.B) {
 				b.ReportAllocs()
@@ -148,41 +179,48 @@ func perTool(b *testing.B, n int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
 }
 
-// ---- fresh types for mcpgen-cold ----
-
-var (
-	freshMu  sync.Mutex
-	freshSeq int
-	ctxType  = reflect.TypeFor[context.Context]()
-	errType  = reflect.TypeFor[error]()
-	outType  = reflect.TypeFor[regtypes.RegOut]()
-	filterTy = reflect.StructOf([]reflect.StructField{
-		{Name: "Author", Type: reflect.TypeFor[string](), Tag: `json:"author" validate:"required,min=1,max=64"`},
-		{Name: "Year", Type: reflect.TypeFor[int](), Tag: `json:"year,omitempty" validate:"omitempty,min=1900,max=2100"`},
-	})
-)
-
-// freshFuncs returns n tool functions whose argument types have the shape of
-// the generated RegArgs types and have never been seen: their distinguishing
-// property's name is new.
-func freshFuncs(n int) []any {
-	freshMu.Lock()
-	defer freshMu.Unlock()
-	out := make([]any, n)
-	for i := range out {
-		freshSeq++
-		in := reflect.StructOf([]reflect.StructField{
-			{Name: "Query", Type: reflect.TypeFor[string](), Tag: `json:"query" validate:"required,min=2,max=200"`},
-			{Name: "Limit", Type: reflect.TypeFor[int](), Tag: `json:"limit,omitempty" validate:"omitempty,min=1,max=100"`},
-			{Name: "Sort", Type: reflect.TypeFor[string](), Tag: `json:"sort,omitempty" validate:"omitempty,oneof=relevance date title"`},
-			{Name: "Tags", Type: reflect.TypeFor[[]string](), Tag: `json:"tags,omitempty" validate:"omitempty,max=10"`},
-			{Name: "Filter", Type: reflect.PointerTo(filterTy), Tag: `json:"filter,omitempty"`},
-			{Name: "X", Type: reflect.TypeFor[string](), Tag: reflect.StructTag(`json:"x` + strconv.Itoa(freshSeq) + `,omitempty"`)},
-		})
-		ft := reflect.FuncOf([]reflect.Type{ctxType, in}, []reflect.Type{outType, errType}, false)
-		out[i] = reflect.MakeFunc(ft, func([]reflect.Value) []reflect.Value {
-			return []reflect.Value{reflect.ValueOf(regtypes.RegOut{}), reflect.Zero(errType)}
-		}).Interface()
+// The registration rows compare the same tools: gentypes' plans really come
+// from the generated data, regtypes' by reflection, and both publish the
+// same input schemas. (Their output schemas differ by GenOut's doc comment,
+// which cmd/mcpgen turns into a description.)
+func TestRegistrationPaths(t *testing.T) {
+	if len(gentypes.Funcs) != len(regtypes.Types) {
+		t.Fatalf("gentypes has %d tools, regtypes %d", len(gentypes.Funcs), len(regtypes.Types))
 	}
-	return out
+	gen := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+	refl := mcptool.NewRegistry(mcptool.PlanCache(&mcpreflect.Cache{}))
+	for i := range gentypes.Funcs {
+		if err := gen.Add(regName(i), gentypes.Funcs[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := regtypes.Types[i].Mcpgen(refl, regName(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gt, rt := gen.Tools(), refl.Tools()
+	for i := range gt {
+		g, r := gt[i], rt[i]
+		if string(g.InputSchema.(json.RawMessage)) != string(r.InputSchema.(json.RawMessage)) {
+			t.Fatalf("%s: generated and reflected schemas differ:\n%s\n%s", g.Name, g.InputSchema, r.InputSchema)
+		}
+	}
+	for _, fn := range gentypes.Funcs {
+		in := reflect.TypeOf(fn).In(1)
+		p, err := (&mcpreflect.Cache{}).Plan(in, mcpreflect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Generated {
+			t.Fatalf("%s: plan derived by reflection; run go generate ./internal/gentypes", in)
+		}
+	}
+	for _, in := range []reflect.Type{reflect.TypeFor[regtypes.RegArgs0000](), reflect.TypeFor[regtypes.RegArgs0999]()} {
+		p, err := (&mcpreflect.Cache{}).Plan(in, mcpreflect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Generated {
+			t.Fatalf("%s: regtypes has generated data; the reflection rows would measure the generated path", in)
+		}
+	}
 }
