@@ -70,7 +70,7 @@ func compileStrCheck(s *jsonschema.Schema) (*strCheck, error) {
 	if s == nil {
 		return nil, nil
 	}
-	c := &strCheck{minLen: -1, maxLen: -1}
+	c := strCheck{minLen: -1, maxLen: -1} // on the stack until it is known to be needed
 	used := false
 	if s.MinLength != nil {
 		c.minLen, used = int(*s.MinLength), true
@@ -115,7 +115,8 @@ func compileStrCheck(s *jsonschema.Schema) (*strCheck, error) {
 	if !used {
 		return nil, nil
 	}
-	return c, nil
+	out := c
+	return &out, nil
 }
 
 func (c *strCheck) check(d *decodeState, s string) {
@@ -170,7 +171,7 @@ func compileNumCheck(s *jsonschema.Schema) (*numCheck, error) {
 	if s == nil {
 		return nil, nil
 	}
-	c := &numCheck{}
+	var c numCheck // on the stack until it is known to be needed
 	used := false
 	num := func(n json.Number) (*float64, error) {
 		f, err := n.Float64()
@@ -233,7 +234,8 @@ func compileNumCheck(s *jsonschema.Schema) (*numCheck, error) {
 	if !used {
 		return nil, nil
 	}
-	return c, nil
+	out := c
+	return &out, nil
 }
 
 func toFloat(v any) (float64, bool) {

@@ -404,7 +404,13 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 		}
 		visited[st] = true
 		defer delete(visited, st)
-		for i := 0; i < st.NumField(); i++ {
+		// One allocation each for this level's field infos and index paths
+		// (at most one of each per field; never appended past capacity, so
+		// the pointers taken stay valid).
+		n := st.NumField()
+		infos := make([]fieldInfo, 0, n)
+		paths := make([]int, 0, n*(len(index)+1))
+		for i := 0; i < n; i++ {
 			sf := st.Field(i)
 			goName := prefix + sf.Name
 			if sf.Name == "_" {
@@ -429,7 +435,9 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 			if _, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
 				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", sf.Tag.Get("mcp")), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
 			}
-			idx := append(append([]int(nil), index...), i)
+			start := len(paths)
+			paths = append(append(paths, index...), i)
+			idx := paths[start:len(paths):len(paths)]
 			ft := sf.Type
 			if sf.Anonymous && (jt.name == "" || jt.inline) {
 				et := ft
@@ -457,7 +465,8 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 			if name == "" {
 				name = sf.Name
 			}
-			fi := &fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag)}
+			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag)})
+			fi := &infos[len(infos)-1]
 			fi.required = !jt.omitempty && !jt.omitzero
 			cands = append(cands, cand{fi, depth, jt.name != ""})
 			_ = jt

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -16,12 +17,23 @@ import (
 // every subschema on its own and encoding/json then re-compacts it at each
 // level, which made writing the schema the largest cost of registration.
 func marshalSchema(s *jsonschema.Schema) ([]byte, error) {
-	var b bytes.Buffer
-	if err := writeSchema(&b, s); err != nil {
+	b := writeBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if b.Cap() <= 64<<10 {
+			b.Reset()
+			writeBuffers.Put(b)
+		}
+	}()
+	if err := writeSchema(b, s); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	// The schema is kept for the life of the plan: exactly its size, in
+	// one allocation, instead of a buffer grown by doubling.
+	return bytes.Clone(b.Bytes()), nil
 }
+
+// writeBuffers are marshalSchema's scratch buffers.
+var writeBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 var schemaBoolField = func() int {
 	f, ok := reflect.TypeFor[jsonschema.Schema]().FieldByName("boolean")
