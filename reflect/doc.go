@@ -14,7 +14,10 @@
 // the schema forbids, the decoder rejects; what it allows, the decoder
 // accepts. Validator rules that JSON Schema cannot say (startswith, eqfield,
 // ...) run after decoding through github.com/go-playground/validator/v10.
-// Plans are cached by type, so registering a type twice costs a map lookup.
+// Plans are cached by type in a [Cache] ([DefaultCache] unless a caller
+// keeps its own), so registering a type twice costs a map lookup. Plans
+// generated ahead of time by cmd/mcpgen ([RegisterGenerated]) replace the
+// reflection over tags.
 //
 // A bad tag is a [*DefinitionError] naming the Go type, the field and the tag.
 // A bad call is a [*ArgumentsError] listing every offending argument path and

@@ -113,7 +113,7 @@ func (b *builder) finish(s *jsonschema.Schema) *jsonschema.Schema {
 		}
 		s.Definitions = defs
 	}
-	tidy(s, map[*jsonschema.Schema]bool{})
+	tidy(s)
 	if b.opts.DeclareDialect {
 		s.Version = Dialect
 	}
@@ -122,12 +122,13 @@ func (b *builder) finish(s *jsonschema.Schema) *jsonschema.Schema {
 
 // tidy makes a schema tree publishable: a struct without fields has no
 // "properties", and an empty schema is written {} (invopop/jsonschema would
-// write true, a boolean schema some clients reject).
-func tidy(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
-	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema || seen[s] {
+// write true, a boolean schema some clients reject). The tree has no cycles
+// (recursion goes through "$ref" strings, and JSONSchema() results are deep
+// copies), and tidying a node twice changes nothing.
+func tidy(s *jsonschema.Schema) {
+	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
 		return
 	}
-	seen[s] = true
 	if s.Properties != nil && s.Properties.Len() == 0 {
 		s.Properties = nil
 	}
@@ -137,21 +138,21 @@ func tidy(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
 	}
 	if s.Properties != nil {
 		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			tidy(p.Value, seen)
+			tidy(p.Value)
 		}
 	}
 	for _, x := range []*jsonschema.Schema{s.Items, s.AdditionalProperties, s.PropertyNames, s.Not,
 		s.If, s.Then, s.Else, s.Contains, s.ContentSchema} {
-		tidy(x, seen)
+		tidy(x)
 	}
 	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
 		for _, x := range list {
-			tidy(x, seen)
+			tidy(x)
 		}
 	}
 	for _, m := range []map[string]*jsonschema.Schema{s.Definitions, s.PatternProperties, s.DependentSchemas} {
 		for _, x := range m {
-			tidy(x, seen)
+			tidy(x)
 		}
 	}
 }

@@ -89,7 +89,10 @@ type fieldInfo struct {
 	residual  string             // validator tag for rules JSON Schema cannot say
 	cross     []crossRule
 	tags      string // the field's tags as written, for errors
-	defaultOK bool   // schema carries a default
+	tag       fieldTags
+	decl      reflect.Type // the struct type that declares the field (an embedded one, for a promoted field)
+	declName  string       // the field's name in decl
+	defaultOK bool         // schema carries a default
 }
 
 type crossRule struct {
@@ -413,8 +416,9 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 		for i := 0; i < n; i++ {
 			sf := st.Field(i)
 			goName := prefix + sf.Name
+			tags := parseFieldTags(sf.Tag)
 			if sf.Name == "_" {
-				if tag, ok := sf.Tag.Lookup("mcp"); ok {
+				if tag, ok := tags.mcp, tags.hasMCP; ok {
 					if depth > 0 || st != t {
 						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "tool metadata belongs on the argument type itself, not on an embedded struct"}
 					}
@@ -425,15 +429,15 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				}
 				continue
 			}
-			jt, err := parseJSONTag(sf)
+			jt, err := parseJSONTagValue(tags.json, tags.hasJSON)
 			if err != nil {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", sf.Tag.Get("json")), Msg: err.Error()}
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", tags.json), Msg: err.Error()}
 			}
 			if jt.skip {
 				continue
 			}
-			if _, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", sf.Tag.Get("mcp")), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
+			if tags.hasMCP && !b.output {
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tags.mcp), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
 			}
 			start := len(paths)
 			paths = append(append(paths, index...), i)
@@ -459,13 +463,13 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				continue
 			}
 			if jt.asString {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", sf.Tag.Get("json")), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", tags.json), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
 			}
 			name := jt.name
 			if name == "" {
 				name = sf.Name
 			}
-			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag)})
+			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag), tag: tags, decl: st, declName: sf.Name})
 			fi := &infos[len(infos)-1]
 			fi.required = !jt.omitempty && !jt.omitzero
 			cands = append(cands, cand{fi, depth, jt.name != ""})
@@ -572,7 +576,6 @@ func isSpecialStruct(t reflect.Type) bool {
 // fieldSchema derives one property's schema: the type's schema, then the
 // jsonschema tag, then the validate rules JSON Schema can express.
 func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
-	sf := fieldByIndex(owner, f.index)
 	s, err := b.schemaFor(f.typ)
 	if err != nil {
 		if de, ok := err.(*DefinitionError); ok && de.Field == "" {
@@ -586,19 +589,19 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	fail := func(tagKey, msg string, args ...any) error {
 		tag := ""
 		if tagKey != "" {
-			tag = fmt.Sprintf("%s:%q", tagKey, sf.Tag.Get(tagKey))
+			tag = fmt.Sprintf("%s:%q", tagKey, f.tag.get(tagKey))
 		}
 		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
 	}
 	if b.opts.Comments != nil {
-		if c := b.opts.Comments(declaringField(owner, f.index)); c != "" {
+		if c := b.opts.Comments(f.decl, f.declName); c != "" {
 			s.Description = c
 		}
 	}
-	if d, ok := sf.Tag.Lookup("jsonschema_description"); ok {
-		s.Description = d
+	if f.tag.hasDescription {
+		s.Description = f.tag.description
 	}
-	items, err := parseSchemaTag(sf.Tag.Get("jsonschema"))
+	items, err := parseSchemaTag(f.tag.schema)
 	if err != nil {
 		return fail("jsonschema", "%s", err)
 	}
@@ -619,7 +622,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		}
 		setBy[it.key] = true
 	}
-	if extras, ok := sf.Tag.Lookup("jsonschema_extras"); ok {
+	if extras, ok := f.tag.extras, f.tag.hasExtras; ok {
 		for _, part := range splitUnescapedCommas(extras) {
 			k, v, has := strings.Cut(part, "=")
 			if !has || k == "" {
@@ -652,14 +655,14 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		return nil
 	}
 	// validate tag
-	vraw, hasV := sf.Tag.Lookup("validate")
+	vraw, hasV := f.tag.validate, f.tag.hasValidate
 	if hasV {
 		levels, err := parseValidateTag(vraw)
 		if err != nil {
 			return fail("validate", "%s", err)
 		}
 		f.validate = levels
-		if err := b.mirror(owner, f, sf, setBy); err != nil {
+		if err := b.mirror(owner, f, setBy); err != nil {
 			return err
 		}
 	}
@@ -1171,13 +1174,4 @@ func checkHeaderName(name, kind string) error {
 		}
 	}
 	return nil
-}
-
-// declaringField returns the struct type that declares the field at index
-// within t (an embedded struct, for a promoted field) and the field's name.
-func declaringField(t reflect.Type, index []int) (reflect.Type, string) {
-	for _, x := range index[:len(index)-1] {
-		t = baseType(t.Field(x).Type)
-	}
-	return t, t.Field(index[len(index)-1]).Name
 }

@@ -50,9 +50,9 @@ var formatRules = map[string]string{
 // Schema can say the same thing, and keeps the rest as a residual validator
 // tag. setBy holds the keywords the jsonschema tag set; a rule that says
 // something else about one of them is a contradiction.
-func (b *builder) mirror(owner reflect.Type, f *fieldInfo, sf reflect.StructField, setBy map[string]bool) error {
+func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool) error {
 	fail := func(msg string, args ...any) error {
-		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: fmt.Sprintf("validate:%q", sf.Tag.Get("validate")), Msg: fmt.Sprintf(msg, args...)}
+		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: fmt.Sprintf("validate:%q", f.tag.validate), Msg: fmt.Sprintf(msg, args...)}
 	}
 	node := f.schema
 	t := f.typ
