@@ -4,4 +4,9 @@
 # and running. Not a measurement: see run.sh.
 set -euo pipefail
 cd "$(dirname "$0")"
+# The generated registration types (and gentypes' cmd/mcpgen output) are current.
+go generate ./...
+if ! git diff --quiet -- internal/regtypes internal/gentypes; then
+	echo "bench: go generate changed files (commit them):"; git diff --stat -- internal/regtypes internal/gentypes; exit 1
+fi
 go test -run . -bench . -benchtime=1x -timeout 10m ./...
