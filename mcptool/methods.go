@@ -169,7 +169,9 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 }
 
 // SnakeCase turns a Go identifier into a tool name: SearchPages becomes
-// search_pages, GetHTTPStatus get_http_status, V2Items v2_items.
+// search_pages, GetHTTPStatus get_http_status, V2Items v2_items, and a
+// plural initialism stays one word: ListURLsByHost becomes
+// list_urls_by_host.
 func SnakeCase(s string) string {
 	rs := []rune(s)
 	var b strings.Builder
@@ -177,7 +179,9 @@ func SnakeCase(s string) string {
 		if unicode.IsUpper(r) {
 			prevLower := i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]))
 			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if i > 0 && (prevLower || (nextLower && unicode.IsUpper(rs[i-1]))) {
+			// "URLs", "IDs": an initialism's plural s, not a new word.
+			plural := nextLower && rs[i+1] == 's' && (i+2 == len(rs) || unicode.IsUpper(rs[i+2]))
+			if i > 0 && (prevLower || (nextLower && !plural && unicode.IsUpper(rs[i-1]))) {
 				b.WriteByte('_')
 			}
 			b.WriteRune(unicode.ToLower(r))
