@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/invopop/jsonschema"
 )
@@ -89,6 +90,7 @@ var (
 	docs     sync.Map // qualified name → doc comment
 	docOwner sync.Map // qualified names with docs of their own or of members → true
 	genTypes sync.Map // reflect.Type → *genEntry
+	anyDocs  atomic.Bool
 )
 
 // genEntry is one registered generated type, loaded at first use.
@@ -116,6 +118,9 @@ func loadGenerated(t reflect.Type) (GeneratedType, bool) {
 // RegisterGenerated records a package's generated data. It is called from
 // the init function of generated files.
 func RegisterGenerated(g Generated) {
+	if len(g.Docs) > 0 {
+		anyDocs.Store(true)
+	}
 	for k, v := range g.Docs {
 		docs.Store(k, v)
 		// "pkg/path.Type.Field" makes "pkg/path.Type" and "pkg/path" owners,
@@ -147,8 +152,8 @@ func Doc(name string) (string, bool) {
 // generated data of its package.
 func FuncDoc(fn any) string {
 	v := reflect.ValueOf(fn)
-	if v.Kind() != reflect.Func || v.IsNil() {
-		return ""
+	if v.Kind() != reflect.Func || v.IsNil() || !anyDocs.Load() {
+		return "" // (no generated docs at all: skip resolving the function's name)
 	}
 	f := runtime.FuncForPC(v.Pointer())
 	if f == nil {
