@@ -119,16 +119,16 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 				} else if len(x.names) > 0 {
 					msg += " (known: " + strings.Join(x.names, ", ") + ")"
 				}
-				d.violateChild(key, "additionalProperties", msg)
+				d.violateChild(key, len(x.fields), "additionalProperties", msg)
 				d.skipValue()
 			case seen[i] != 0:
-				d.violateChild(x.fields[i].name, "uniqueKeys", "is given more than once")
+				d.violateChild(x.fields[i].name, i, "uniqueKeys", "is given more than once")
 				d.skipValue()
 			default:
 				seen[i] = 1
 				f := &x.fields[i]
 				before := len(d.errs)
-				d.pushName(f.name)
+				d.pushName(f.name, i)
 				f.dec.decode(d, f.ptr(p))
 				d.pop()
 				for _, v := range d.errs[before:] {
@@ -151,14 +151,14 @@ func (x *structDec) decode(d *decodeState, p unsafe.Pointer) {
 		f := &x.fields[i]
 		if seen[i] != 0 {
 			if seen[i] == 1 && (f.residual != "" || f.cross != nil) {
-				d.pushName(f.name)
+				d.pushName(f.name, i)
 				x.runResidual(d, p, f)
 				d.pop()
 			}
 			continue
 		}
 		if f.required {
-			d.violateChild(f.name, "required", "is required but missing")
+			d.violateChild(f.name, i, "required", "is required but missing")
 		} else if f.def != nil {
 			saved := d.data
 			savedPos := d.pos
@@ -204,7 +204,7 @@ func reportValidator(d *decodeState, err error) {
 			if n, err := parseIndex(seg); err == nil {
 				d.pushIndex(n)
 			} else {
-				d.pushName(seg)
+				d.pushName(seg, 0)
 			}
 			d.violate(rule, msg)
 			d.pop()

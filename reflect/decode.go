@@ -454,11 +454,11 @@ func (x *mapDec) decode(d *decodeState, p unsafe.Pointer) {
 			d.expect(':')
 			d.ws()
 			if seen[key] {
-				d.violateChild(key, "uniqueKeys", "is given more than once")
+				d.violateChild(key, 0, "uniqueKeys", "is given more than once")
 				d.skipValue()
 			} else {
 				seen[key] = true
-				d.pushName(key)
+				d.pushName(key, 0)
 				before := len(d.errs)
 				x.keyChk.check(d, key)
 				kv, ok := x.key(key)

@@ -217,7 +217,7 @@ func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err e
 				if !json.Valid(data) {
 					err = &SyntaxError{Offset: d.pos, Msg: "malformed JSON (found past the nesting limit)"}
 				} else {
-					err = &ArgumentsError{Violations: d.errs}
+					err = &ArgumentsError{Violations: d.sortedErrs()}
 				}
 			default:
 				panic(r)
@@ -233,7 +233,7 @@ func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err e
 		d.syntax("unexpected data after the arguments object")
 	}
 	if len(d.errs) > 0 {
-		return &ArgumentsError{Violations: d.errs}
+		return &ArgumentsError{Violations: d.sortedErrs()}
 	}
 	return nil
 }

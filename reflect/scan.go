@@ -1,6 +1,7 @@
 package mcpreflect
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -15,11 +16,13 @@ type decodeState struct {
 	maxDepth int
 	path     []pathSeg
 	errs     []Violation
+	keys     [][]int // each violation's path as schema positions (see sortedErrs)
 }
 
 type pathSeg struct {
 	name  string
 	index int // -1 when the segment is a property name
+	order int // the segment's place in the schema: a property's position, an element's index
 }
 
 // maxViolations bounds the violations one call reports.
@@ -32,11 +35,17 @@ func (d *decodeState) reset(data []byte, maxDepth int) {
 	d.data, d.pos, d.depth, d.maxDepth = data, 0, 0, maxDepth
 	d.path = d.path[:0]
 	d.errs = nil
+	d.keys = d.keys[:0]
 }
 
-func (d *decodeState) pushName(n string) { d.path = append(d.path, pathSeg{name: n, index: -1}) }
-func (d *decodeState) pushIndex(i int)   { d.path = append(d.path, pathSeg{index: i}) }
-func (d *decodeState) pop()              { d.path = d.path[:len(d.path)-1] }
+// pushName enters property n, at position order of its object's schema
+// (map members and unknown properties share a position: they keep the order
+// they came in).
+func (d *decodeState) pushName(n string, order int) {
+	d.path = append(d.path, pathSeg{name: n, index: -1, order: order})
+}
+func (d *decodeState) pushIndex(i int) { d.path = append(d.path, pathSeg{index: i, order: i}) }
+func (d *decodeState) pop()            { d.path = d.path[:len(d.path)-1] }
 
 func (d *decodeState) enter() {
 	d.depth++
@@ -92,13 +101,40 @@ func (d *decodeState) violate(rule, msg string) {
 		return
 	}
 	d.errs = append(d.errs, Violation{Path: d.pathString(), Rule: rule, Msg: msg})
+	key := make([]int, len(d.path))
+	for i, s := range d.path {
+		key[i] = s.order
+	}
+	d.keys = append(d.keys, key)
 }
 
-// violateChild records a violation of the property name below the current path.
-func (d *decodeState) violateChild(name, rule, msg string) {
-	d.pushName(name)
+// violateChild records a violation of the property name (at position order)
+// below the current path.
+func (d *decodeState) violateChild(name string, order int, rule, msg string) {
+	d.pushName(name, order)
 	d.violate(rule, msg)
 	d.pop()
+}
+
+// sortedErrs returns the violations in schema order: by property position
+// in each object, element index in each array, a value's own violations
+// before those of what it contains; violations at one place keep the order
+// they were found in. So the same arguments get the same list, whatever
+// order their keys were sent in.
+func (d *decodeState) sortedErrs() []Violation {
+	if len(d.errs) < 2 || len(d.keys) != len(d.errs) {
+		return d.errs
+	}
+	idx := make([]int, len(d.errs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return slices.Compare(d.keys[a], d.keys[b]) })
+	out := make([]Violation, len(idx))
+	for i, j := range idx {
+		out[i] = d.errs[j]
+	}
+	return out
 }
 
 func (d *decodeState) syntax(msg string) {

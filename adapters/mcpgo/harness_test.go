@@ -12,7 +12,6 @@ import (
 	"maps"
 	"net/http/httptest"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -403,24 +402,6 @@ func (c *goCaller) tools(t *testing.T) []toolView {
 			v.Output = visible(jsonMap(t, x.OutputSchema))
 		}
 		out = append(out, v)
-	}
-	return out
-}
-
-// sortedText is o with the lines of its first text block sorted.
-func (o observed) sortedText() observed {
-	out := o
-	out.Content = nil
-	done := false
-	for _, c := range o.Content {
-		if !done && c["type"] == "text" {
-			c = maps.Clone(c)
-			lines := strings.Split(c["text"].(string), "\n")
-			slices.Sort(lines)
-			c["text"] = strings.Join(lines, "\n")
-			done = true
-		}
-		out.Content = append(out.Content, c)
 	}
 	return out
 }
