@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -322,8 +323,43 @@ func genericCheck(d *decodeState, gen *gjs.Resolved, raw []byte) bool {
 		return false
 	}
 	if err := gen.Validate(v); err != nil {
-		d.violate("schema", err.Error())
+		d.violate(genericViolation(err))
 		return false
+	}
+	return true
+}
+
+// genericViolation turns an error of the full validator into a rule and a
+// message like the typed decoders': "validating root: validating
+// /properties/x: pattern: \"red\" does not match ..." becomes the rule
+// "pattern" and the message after it. An error of another form keeps the
+// rule "schema" and its text.
+func genericViolation(err error) (rule, msg string) {
+	s := err.Error()
+	for strings.HasPrefix(s, "validating ") {
+		_, rest, ok := strings.Cut(s, ": ")
+		if !ok {
+			break
+		}
+		s = rest
+	}
+	if kw, detail, ok := strings.Cut(s, ": "); ok && isKeyword(kw) && detail != "" {
+		return kw, detail
+	}
+	return "schema", s
+}
+
+// isKeyword reports whether s looks like a JSON Schema keyword: a short
+// identifier, letters only (plus a leading $).
+func isKeyword(s string) bool {
+	s = strings.TrimPrefix(s, "$")
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, c := range s {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
 	}
 	return true
 }

@@ -42,7 +42,7 @@ type zooEntry struct {
 	runtimeOnly []string
 	// opaque lists argument paths whose values are checked by a full JSON
 	// Schema validator (JSONSchema() types, typed interfaces, extended
-	// structs): their violations carry the rule "schema".
+	// structs): their violations name the keyword that failed inside them.
 	opaque []string
 }
 
@@ -182,7 +182,7 @@ var zoo = []zooEntry{
 			{`{"color":"red","level":1,"tags":["a","c"]}`, "tags[1]", "enum"},
 			{`{"color":"red","level":1,"kinds":["z"]}`, "kinds[0]", "enum"},
 			{`{"color":"red","level":1,"fixed":"v2"}`, "fixed", "const"},
-			{`{"color":"red","level":1,"on":false}`, "on", "schema"},
+			{`{"color":"red","level":1,"on":false}`, "on", "enum"},
 		},
 		opaque: []string{"on"},
 	},
@@ -211,7 +211,7 @@ var zoo = []zooEntry{
 		},
 		invalid: []zooCase{
 			{`{}`, "payload", "required"},
-			{`{"payload":1,"typed":"x"}`, "typed", "schema"},
+			{`{"payload":1,"typed":"x"}`, "typed", "type"},
 			{`{"payload":1,"blob":"aGVsbG8gd29ybGQ="}`, "blob", "maxLength"},
 			// Runtime-only: base64 validity, the byte length of []byte, the
 			// text form of an encoding.TextUnmarshaler.
@@ -258,9 +258,9 @@ var zoo = []zooEntry{
 		in:    tf[ZooCustom](),
 		valid: []string{`{"fg":"#00ff00","bg":"#000000","range":[1,2],"colors":["#ffffff","#000000"]}`, `{"fg":"#abcdef"}`},
 		invalid: []zooCase{
-			{`{"fg":"red"}`, "fg", "schema"},
-			{`{"fg":"#000000","range":[1]}`, "range", "schema"},
-			{`{"fg":"#000000","colors":["#000000","bad"]}`, "colors[1]", "schema"},
+			{`{"fg":"red"}`, "fg", "pattern"},
+			{`{"fg":"#000000","range":[1]}`, "range", "minItems"},
+			{`{"fg":"#000000","colors":["#000000","bad"]}`, "colors[1]", "pattern"},
 			{`{"fg":"#000000","colors":["#000000","#000000","#000000"]}`, "colors", "maxItems"},
 		},
 		opaque: []string{"fg", "bg", "range", "colors"},
@@ -270,7 +270,7 @@ var zoo = []zooEntry{
 		in:    tf[ZooExtended](),
 		valid: []string{`{"name":"x","code":"EUR"}`, `{"code":"USD"}`},
 		invalid: []zooCase{
-			{`{}`, "", "schema"},
+			{`{}`, "", "minProperties"},
 			{`{"code":"eur"}`, "code", "pattern"},
 		},
 		opaque: []string{""},
@@ -436,7 +436,7 @@ var zoo = []zooEntry{
 		},
 		invalid: []zooCase{
 			{`{}`, "required", "required"},
-			{`{"required":"","typed":1}`, "typed", "schema"},
+			{`{"required":"","typed":1}`, "typed", "type"},
 			{`{"required":"","enum":"c"}`, "enum", "enum"},
 			{`{"required":"","const":4}`, "const", "const"},
 			{`{"required":"","minimum":-4}`, "minimum", "minimum"},
