@@ -124,16 +124,8 @@ func ExampleRoot_Open() {
 // Clean checks a client's path before anything touches the disk, and
 // returns it relative to the root.
 func ExampleRoot_Clean() {
-	base, err := os.MkdirTemp("", "safety-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(base)
-	root, err := safety.OpenRoot(base)
-	if err != nil {
-		panic(err)
-	}
-	defer root.Close()
+	root, done := exampleRoot()
+	defer done()
 
 	for _, name := range []string{
 		"reports/2024/q1.csv",
@@ -160,16 +152,8 @@ func ExampleRoot_Clean() {
 // ReadFile with a limit refuses files larger than the tool is willing to
 // load into memory.
 func ExampleRoot_ReadFile() {
-	base, err := os.MkdirTemp("", "safety-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(base)
-	root, err := safety.OpenRoot(base)
-	if err != nil {
-		panic(err)
-	}
-	defer root.Close()
+	root, done := exampleRoot()
+	defer done()
 	if err := root.WriteFile("big.log", []byte("0123456789")); err != nil {
 		panic(err)
 	}
@@ -186,16 +170,8 @@ func ExampleRoot_ReadFile() {
 // Stat and Remove work on paths below the root; the root itself cannot be
 // removed.
 func ExampleRoot_Remove() {
-	base, err := os.MkdirTemp("", "safety-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(base)
-	root, err := safety.OpenRoot(base)
-	if err != nil {
-		panic(err)
-	}
-	defer root.Close()
+	root, done := exampleRoot()
+	defer done()
 	if err := root.WriteFile("tmp/scratch.txt", []byte("x")); err != nil {
 		panic(err)
 	}
@@ -216,23 +192,15 @@ func ExampleRoot_Remove() {
 // FS exposes the root to the io/fs helpers, for instance to list every file
 // a tool may read.
 func ExampleRoot_FS() {
-	base, err := os.MkdirTemp("", "safety-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(base)
-	root, err := safety.OpenRoot(base)
-	if err != nil {
-		panic(err)
-	}
-	defer root.Close()
+	root, done := exampleRoot()
+	defer done()
 	for _, name := range []string{"a.txt", "docs/b.md", "docs/img/c.png"} {
 		if err := root.WriteFile(name, nil); err != nil {
 			panic(err)
 		}
 	}
 
-	err = fs.WalkDir(root.FS(), ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(root.FS(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			fmt.Println(path)
 		}
@@ -423,4 +391,18 @@ func ExampleURLPolicy_HTTPClient() {
 	// Output:
 	// true
 	// 200 internal data
+}
+
+// exampleRoot opens a Root on a new temporary directory; done closes it and
+// removes the directory.
+func exampleRoot() (root *safety.Root, done func()) {
+	base, err := os.MkdirTemp("", "safety-example")
+	if err != nil {
+		panic(err)
+	}
+	root, err = safety.OpenRoot(base)
+	if err != nil {
+		panic(err)
+	}
+	return root, func() { root.Close(); os.RemoveAll(base) }
 }
