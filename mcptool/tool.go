@@ -124,20 +124,15 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 
 // result turns the function's value into a result.
 func (t *tool) result(v any) (*mcp.CallToolResult, error) {
-	res, err := t.out.Result(v)
+	var res *mcp.CallToolResult
+	var err error
+	if t.noOut {
+		res, err = t.out.TextResult(v)
+	} else {
+		res, err = t.out.Result(v)
+	}
 	if err != nil {
 		return nil, internalErr{err}
-	}
-	if t.noOut && res.StructuredContent != nil {
-		res.StructuredContent = nil
-		if t.out.Wrapped {
-			// {"result": v} exists only because structuredContent must be an
-			// object; without it the text is v's own JSON.
-			var w struct{ Result json.RawMessage }
-			if raw, ok := res.Content[0].(*mcp.TextContent); ok && json.Unmarshal([]byte(raw.Text), &w) == nil && w.Result != nil {
-				raw.Text = string(w.Result)
-			}
-		}
 	}
 	return res, nil
 }

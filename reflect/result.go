@@ -172,7 +172,27 @@ func isNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
-func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
+// TextResult is Result for a tool published without an output schema: no
+// structuredContent, and a value that is not content is sent as its own
+// JSON in a text block (never wrapped as {"result": ...}).
+func (o *Output) TextResult(v any) (*mcp.CallToolResult, error) {
+	if o.kind == outStructured {
+		b, err := marshalResult(v)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	}
+	res, err := o.Result(v)
+	if res != nil {
+		res.StructuredContent = nil
+	}
+	return res, err
+}
+
+// marshalResult is the JSON of a structured result: a nil slice or map is
+// empty, not null.
+func marshalResult(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
 		return nil, ErrNilResult
@@ -188,6 +208,14 @@ func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
 		case reflect.Map:
 			b = []byte("{}")
 		}
+	}
+	return b, nil
+}
+
+func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
+	b, err := marshalResult(v)
+	if err != nil {
+		return nil, err
 	}
 	if o.Wrapped {
 		w := make([]byte, 0, len(b)+11)
