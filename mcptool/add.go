@@ -6,8 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Add registers fn as the tool name, like [Registry.Add], with the function's
@@ -25,19 +23,16 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	if err != nil {
 		return err
 	}
-	if t.def.Description == "" {
-		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
-	}
-	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
-	plan := t.plan
+	t.describe(fn)
+	plan, depth := t.plan, t.pol.maxDepth
 	decode := func(args []byte) (In, error) {
 		var in In
-		return in, plan.Decode(args, unsafe.Pointer(&in))
+		return in, plan.DecodeDepth(args, unsafe.Pointer(&in), depth)
 	}
 	if inT.Kind() == reflect.Pointer {
 		decode = func(args []byte) (In, error) {
 			v := reflect.New(plan.Type)
-			err := plan.Decode(args, v.UnsafePointer())
+			err := plan.DecodeDepth(args, v.UnsafePointer(), depth)
 			// Convert: In may be a named pointer type (type P *Args).
 			return v.Convert(inT).Interface().(In), err
 		}

@@ -135,6 +135,16 @@ func TestArgumentLimits(t *testing.T) {
 	assert.Contains(t, textOf(res), "is nested more than 3 levels deep (maxDepth)")
 	assert.False(t, call(t, reg, "small", `{"data":{"a":1}}`).IsError)
 
+	// The generic Add honours the limits too.
+	require.NoError(t, mcptool.Add(reg, "small_generic", func(context.Context, smallArgs) (string, error) { return "ok", nil }))
+	require.NoError(t, mcptool.Add(reg, "small_generic_ptr", func(context.Context, *smallArgs) (string, error) { return "ok", nil }))
+	for _, name := range []string{"small_generic", "small_generic_ptr"} {
+		res = call(t, reg, name, `{"data":{"a":{"b":{}}}}`)
+		require.True(t, res.IsError, name)
+		assert.Contains(t, textOf(res), "is nested more than 3 levels deep (maxDepth)", name)
+		assert.False(t, call(t, reg, name, `{"data":{"a":1}}`).IsError, name)
+	}
+
 	// Registry-wide defaults apply to every tool; the tool's option wins.
 	reg = mcptool.NewRegistry(mcptool.MaxArgBytes(10))
 	require.NoError(t, reg.Add("t", func() (string, error) { return "ok", nil }))

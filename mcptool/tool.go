@@ -103,10 +103,7 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	if err != nil {
 		return nil, err
 	}
-	if t.def.Description == "" {
-		t.def.Description = mcpreflect.FuncDoc(fn) // from generated data, if any
-	}
-	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
+	t.describe(fn)
 	plan, depth := t.plan, t.pol.maxDepth
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in := reflect.New(plan.Type)
@@ -120,6 +117,15 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 		return t.result(out)
 	}
 	return t, nil
+}
+
+// describe completes the tool's description: fn's doc comment (from
+// generated data) when no option gave one, then the appended text.
+func (t *tool) describe(fn any) {
+	if t.def.Description == "" {
+		t.def.Description = mcpreflect.FuncDoc(fn)
+	}
+	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
 }
 
 // result turns the function's value into a result.
