@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"testing"
 )
 
@@ -61,33 +60,6 @@ func FuzzDecodeZoo(f *testing.F) {
 				}
 			default:
 				t.Fatalf("%s: unexpected error type %T: %v", p.Type, err, err)
-			}
-		}
-	})
-}
-
-// fieldTagKeys are the keys parseFieldTags reads.
-var fieldTagKeys = []string{"json", "mcp", "jsonschema", "jsonschema_description", "jsonschema_extras", "validate"}
-
-// parseFieldTags finds exactly what reflect.StructTag.Lookup finds, for each
-// of its keys, in any tag.
-func FuzzFieldTags(f *testing.F) {
-	for _, s := range []string{
-		``, `json:"a,omitempty" validate:"required,min=2"`, `json:"a" json:"b"`, `json:"\z" validate:"x"`,
-		`jsonschema:"enum=a\,b" jsonschema_extras:"x-a=1" mcp:"readOnly"`, ` json:"a"  x:"y"`, `json:a`, `json:"a`,
-		`jsonschema_description:"d \"q\"" jsonschema:"description=x"`, "validate:\"a\x7f\"", `:"x" json:"y"`,
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		tag := reflect.StructTag(s)
-		got := parseFieldTags(tag)
-		has := map[string]bool{"json": got.hasJSON, "mcp": got.hasMCP, "jsonschema": got.hasSchema,
-			"jsonschema_description": got.hasDescription, "jsonschema_extras": got.hasExtras, "validate": got.hasValidate}
-		for _, k := range fieldTagKeys {
-			want, ok := tag.Lookup(k)
-			if ok != has[k] || want != got.get(k) {
-				t.Fatalf("tag %q key %s: Lookup = %q, %v; parseFieldTags = %q, %v", s, k, want, ok, got.get(k), has[k])
 			}
 		}
 	})

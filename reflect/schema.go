@@ -88,8 +88,7 @@ type fieldInfo struct {
 	validate  []vlevel           // validator levels
 	residual  string             // validator tag for rules JSON Schema cannot say
 	cross     []crossRule
-	tags      string // the field's tags as written, for errors
-	tag       fieldTags
+	tag       reflect.StructTag
 	decl      reflect.Type // the struct type that declares the field (an embedded one, for a promoted field)
 	declName  string       // the field's name in decl
 	defaultOK bool         // schema carries a default
@@ -416,9 +415,8 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 		for i := 0; i < n; i++ {
 			sf := st.Field(i)
 			goName := prefix + sf.Name
-			tags := parseFieldTags(sf.Tag)
 			if sf.Name == "_" {
-				if tag, ok := tags.mcp, tags.hasMCP; ok {
+				if tag, ok := sf.Tag.Lookup("mcp"); ok {
 					if depth > 0 || st != t {
 						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "tool metadata belongs on the argument type itself, not on an embedded struct"}
 					}
@@ -429,15 +427,16 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				}
 				continue
 			}
-			jt, err := parseJSONTagValue(tags.json, tags.hasJSON)
+			jsonTag, hasJSON := sf.Tag.Lookup("json")
+			jt, err := parseJSONTag(jsonTag, hasJSON)
 			if err != nil {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", tags.json), Msg: err.Error()}
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: err.Error()}
 			}
 			if jt.skip {
 				continue
 			}
-			if tags.hasMCP && !b.output {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tags.mcp), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
+			if mcpTag, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", mcpTag), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
 			}
 			start := len(paths)
 			paths = append(append(paths, index...), i)
@@ -463,13 +462,13 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				continue
 			}
 			if jt.asString {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", tags.json), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
+				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
 			}
 			name := jt.name
 			if name == "" {
 				name = sf.Name
 			}
-			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: string(sf.Tag), tag: tags, decl: st, declName: sf.Name})
+			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tag: sf.Tag, decl: st, declName: sf.Name})
 			fi := &infos[len(infos)-1]
 			fi.required = !jt.omitempty && !jt.omitzero
 			cands = append(cands, cand{fi, depth, jt.name != ""})
@@ -589,7 +588,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	fail := func(tagKey, msg string, args ...any) error {
 		tag := ""
 		if tagKey != "" {
-			tag = fmt.Sprintf("%s:%q", tagKey, f.tag.get(tagKey))
+			tag = fmt.Sprintf("%s:%q", tagKey, f.tag.Get(tagKey))
 		}
 		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
 	}
@@ -598,10 +597,10 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 			s.Description = c
 		}
 	}
-	if f.tag.hasDescription {
-		s.Description = f.tag.description
+	if d, ok := f.tag.Lookup("jsonschema_description"); ok {
+		s.Description = d
 	}
-	items, err := parseSchemaTag(f.tag.schema)
+	items, err := parseSchemaTag(f.tag.Get("jsonschema"))
 	if err != nil {
 		return fail("jsonschema", "%s", err)
 	}
@@ -622,7 +621,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		}
 		setBy[it.key] = true
 	}
-	if extras, ok := f.tag.extras, f.tag.hasExtras; ok {
+	if extras, ok := f.tag.Lookup("jsonschema_extras"); ok {
 		for _, part := range splitUnescapedCommas(extras) {
 			k, v, has := strings.Cut(part, "=")
 			if !has || k == "" {
@@ -655,7 +654,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		return nil
 	}
 	// validate tag
-	vraw, hasV := f.tag.validate, f.tag.hasValidate
+	vraw, hasV := f.tag.Lookup("validate")
 	if hasV {
 		levels, err := parseValidateTag(vraw)
 		if err != nil {

@@ -2,8 +2,6 @@ package mcpreflect
 
 import (
 	"fmt"
-	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
@@ -22,8 +20,8 @@ type jsonTag struct {
 
 var jsonOptions = []string{"omitempty", "omitzero", "string", "inline"}
 
-// parseJSONTagValue parses the value of a json tag (ok: the tag is there).
-func parseJSONTagValue(raw string, ok bool) (jsonTag, error) {
+// parseJSONTag parses the value of a json tag (ok: the tag is there).
+func parseJSONTag(raw string, ok bool) (jsonTag, error) {
 	t := jsonTag{present: ok}
 	if !ok {
 		return t, nil
@@ -54,98 +52,6 @@ func parseJSONTagValue(raw string, ok bool) (jsonTag, error) {
 		}
 	}
 	return t, nil
-}
-
-// fieldTags are the tags of one struct field that mcpgen reads, found in
-// one pass over the tag (reflect.StructTag.Lookup scans it once per key).
-type fieldTags struct {
-	json, mcp, schema, description, extras, validate                   string
-	hasJSON, hasMCP, hasSchema, hasDescription, hasExtras, hasValidate bool
-}
-
-// get returns the value of tag key, as StructTag.Lookup would.
-func (t *fieldTags) get(key string) string {
-	switch key {
-	case "json":
-		return t.json
-	case "mcp":
-		return t.mcp
-	case "jsonschema":
-		return t.schema
-	case "jsonschema_description":
-		return t.description
-	case "jsonschema_extras":
-		return t.extras
-	case "validate":
-		return t.validate
-	}
-	return ""
-}
-
-// parseFieldTags reads the keys of fieldTags from tag, with the syntax and
-// the first-occurrence rule of reflect.StructTag.Lookup.
-func parseFieldTags(tag reflect.StructTag) fieldTags {
-	var t fieldTags
-	var done uint // keys seen (found, or unquotable: Lookup says absent)
-	for tag != "" {
-		// The loop below follows reflect.StructTag.Lookup.
-		i := 0
-		for i < len(tag) && tag[i] == ' ' {
-			i++
-		}
-		tag = tag[i:]
-		if tag == "" {
-			break
-		}
-		i = 0
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-			i++
-		}
-		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			break
-		}
-		name := string(tag[:i])
-		tag = tag[i+1:]
-		i = 1
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(tag) {
-			break
-		}
-		qvalue := string(tag[:i+1])
-		tag = tag[i+1:]
-		var dst *string
-		var has *bool
-		var bit uint
-		switch name {
-		case "json":
-			dst, has, bit = &t.json, &t.hasJSON, 0
-		case "mcp":
-			dst, has, bit = &t.mcp, &t.hasMCP, 1
-		case "jsonschema":
-			dst, has, bit = &t.schema, &t.hasSchema, 2
-		case "jsonschema_description":
-			dst, has, bit = &t.description, &t.hasDescription, 3
-		case "jsonschema_extras":
-			dst, has, bit = &t.extras, &t.hasExtras, 4
-		case "validate":
-			dst, has, bit = &t.validate, &t.hasValidate, 5
-		default:
-			continue
-		}
-		if done&(1<<bit) != 0 {
-			continue // Lookup stops at the first occurrence of a key
-		}
-		done |= 1 << bit
-		if value, err := strconv.Unquote(qvalue); err == nil {
-			*dst, *has = value, true
-		}
-	}
-	return t
 }
 
 // schemaItem is one key[=value] of a `jsonschema:"..."` tag.
