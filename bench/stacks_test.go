@@ -279,7 +279,12 @@ func floorHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolRes
 	if err := floorDecode(req.Params.Arguments, &in); err != nil {
 		return floorError(err), nil
 	}
-	if err := floorCheck(&in); err != nil {
+	return floorRun(&in)
+}
+
+// floorRun checks decoded arguments, runs the search and builds the result.
+func floorRun(in *floorArgs) (*mcp.CallToolResult, error) {
+	if err := floorCheck(in); err != nil {
 		return floorError(err), nil
 	}
 	var author string
@@ -323,26 +328,7 @@ func floorLaxHandler(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTool
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 		return floorError(err), nil
 	}
-	if err := floorCheck(&in); err != nil {
-		return floorError(err), nil
-	}
-	var author string
-	var year int
-	if in.Filter != nil {
-		author = *in.Filter.Author
-		if in.Filter.Year != nil {
-			year = *in.Filter.Year
-		}
-	}
-	out := search(*in.Query, in.Limit, in.Sort, in.Tags, author, year)
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-		StructuredContent: json.RawMessage(b),
-	}, nil
+	return floorRun(&in)
 }
 
 func floorCheck(in *floorArgs) error {
