@@ -3,6 +3,8 @@
 # checks) and every benchmark once (-benchtime=1x), so they keep compiling
 # and running. Not a measurement: see run.sh.
 set -euo pipefail
+# Test the module standalone, as its users get it, not through the root go.work.
+export GOWORK=off
 cd "$(dirname "$0")"
 # The generated registration types (and gentypes' cmd/mcpgen output) are current.
 go generate ./...

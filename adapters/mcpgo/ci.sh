@@ -2,6 +2,8 @@
 # CI for the mcp-go adapter, its own Go module (the core module must not
 # depend on mcp-go). .ci/run calls it; it runs from any directory.
 set -euo pipefail
+# Test the module standalone, as its users get it, not through the root go.work.
+export GOWORK=off
 cd "$(dirname "$0")"
 export PATH="$PATH:/usr/local/go/bin:$(go env GOPATH)/bin"
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
