@@ -3,6 +3,7 @@ module github.com/mcpgen/mcpgen
 go 1.25.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/go-playground/validator/v10 v10.30.4
 	github.com/google/jsonschema-go v0.4.3
 	github.com/invopop/jsonschema v0.14.0

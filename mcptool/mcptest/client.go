@@ -1,0 +1,307 @@
+//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
+
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// Conn is a go-sdk client connected to a server under test. Its methods
+// report failures to the test it was made for and are safe for concurrent
+// use.
+type Conn struct {
+	// Session is the go-sdk client session, for requests Conn has no helper
+	// for (and for calls expected to fail with a protocol error).
+	Session *mcp.ClientSession
+
+	t       testing.TB
+	timeout time.Duration
+	level   mcp.LoggingLevel
+	modern  bool
+	seq     atomic.Int64
+	close   sync.Once
+
+	mu       sync.Mutex
+	progress []*mcp.ProgressNotificationParams
+	logs     []*mcp.LoggingMessageParams
+}
+
+// Client connects a real go-sdk client to reg's tools, over in-memory
+// transports unless [HTTP] or [Command] says otherwise, and closes it when
+// the test ends. Setup failures end the test (Fatalf).
+func Client(t testing.TB, reg *mcptool.Registry, opts ...Option) *Conn {
+	t.Helper()
+	return connect(t, reg, newConfig(opts))
+}
+
+func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
+	t.Helper()
+	var leakOpts []goleak.Option
+	if cfg.leaks {
+		leakOpts = append(leakOpts, goleak.IgnoreCurrent())
+	}
+	c := &Conn{t: t, timeout: cfg.timeout, level: cfg.logLevel}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "1"}, c.clientOptions(cfg))
+	if len(cfg.roots) > 0 {
+		client.AddRoots(cfg.roots...)
+	}
+	transport, stop, err := dial(t, reg, cfg)
+	if err != nil {
+		t.Fatalf("mcptest: %v", err)
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: cfg.version})
+	if err != nil {
+		stop()
+		t.Fatalf("mcptest: connecting the client: %v", err)
+		return nil
+	}
+	c.Session = cs
+	c.modern = cs.InitializeResult().ProtocolVersion >= "2026-07-28"
+	t.Cleanup(func() {
+		c.Close()
+		stop()
+		if cfg.leaks {
+			if err := goleak.Find(leakOpts...); err != nil {
+				t.Errorf("mcptest: goroutines still running after the client closed: %v", err)
+			}
+		}
+	})
+	if c.level != "" && !c.modern {
+		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: c.level}); err != nil {
+			t.Fatalf("mcptest: logging/setLevel: %v", err)
+			return nil
+		}
+	}
+	return c
+}
+
+// clientOptions are cfg's client options with the test's handlers and the
+// collection of notifications.
+func (c *Conn) clientOptions(cfg *config) *mcp.ClientOptions {
+	o := cfg.copts
+	if cfg.elicit != nil {
+		o.ElicitationHandler = cfg.elicit
+	}
+	if cfg.sample != nil {
+		o.CreateMessageHandler, o.CreateMessageWithToolsHandler = cfg.sample, nil
+	}
+	userProgress, userLog := o.ProgressNotificationHandler, o.LoggingMessageHandler
+	o.ProgressNotificationHandler = func(ctx context.Context, r *mcp.ProgressNotificationClientRequest) {
+		c.mu.Lock()
+		c.progress = append(c.progress, r.Params)
+		c.mu.Unlock()
+		if userProgress != nil {
+			userProgress(ctx, r)
+		}
+	}
+	o.LoggingMessageHandler = func(ctx context.Context, r *mcp.LoggingMessageRequest) {
+		c.mu.Lock()
+		c.logs = append(c.logs, r.Params)
+		c.mu.Unlock()
+		if userLog != nil {
+			userLog(ctx, r)
+		}
+	}
+	return &o
+}
+
+// dial makes the client's transport, starting the server end, and the
+// function that stops it.
+func dial(t testing.TB, reg *mcptool.Registry, cfg *config) (mcp.Transport, func(), error) {
+	if cfg.cmd != nil {
+		return &mcp.CommandTransport{Command: cfg.cmd, TerminateDuration: 5 * time.Second}, func() {}, nil
+	}
+	srv := cfg.srv
+	if srv == nil {
+		if reg == nil {
+			return nil, nil, fmt.Errorf("no registry: pass one, or the Server or Command option")
+		}
+		srv = reg.Server(&mcp.Implementation{Name: "mcptest-server", Version: "1"}, nil)
+	}
+	if cfg.http {
+		hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, cfg.httpOpts))
+		return &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: hs.Client()}, hs.Close, nil
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connecting the server: %w", err)
+	}
+	return ct, func() { _ = ss.Close() }, nil
+}
+
+// Close closes the client session (and with it the subprocess of
+// [Command]). It is called when the test ends; call it earlier to test what
+// happens after a client leaves.
+func (c *Conn) Close() {
+	c.close.Do(func() {
+		if err := c.Session.Close(); err != nil {
+			c.t.Logf("mcptest: closing the client: %v", err)
+		}
+	})
+}
+
+// Call calls the named tool with args (anything that marshals to a JSON
+// object; a json.RawMessage is sent as it is). A protocol error ends the
+// test; to expect one, call c.Session.CallTool. Each call carries a progress
+// token, so the tool's progress reaches [Conn.Progress].
+func (c *Conn) Call(name string, args any) *Result {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	res, err := c.call(ctx, name, args)
+	if err != nil {
+		c.t.Fatalf("mcptest: calling %s: %v", name, err)
+		return &Result{CallToolResult: &mcp.CallToolResult{}, t: c.t, name: name}
+	}
+	return &Result{CallToolResult: res, t: c.t, name: name}
+}
+
+func (c *Conn) call(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if c.level != "" && c.modern {
+		params.Meta = mcp.Meta{mcp.MetaKeyLogLevel: string(c.level)}
+	}
+	params.SetProgressToken(fmt.Sprintf("%s-%d", name, c.seq.Add(1)))
+	return c.Session.CallTool(ctx, params)
+}
+
+// Tools lists the server's tools (every page).
+func (c *Conn) Tools() []*mcp.Tool {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	var tools []*mcp.Tool
+	for tool, err := range c.Session.Tools(ctx, nil) {
+		if err != nil {
+			c.t.Fatalf("mcptest: tools/list: %v", err)
+			return nil
+		}
+		tools = append(tools, tool)
+	}
+	return tools
+}
+
+// Progress waits until at least n progress notifications have arrived (at
+// most the client's timeout), then returns all that have, in order. Each
+// [Conn.Call] sends the token "<tool>-<sequence number>". Notifications may
+// still be arriving when a call has returned: wait for the number you
+// expect, then check there are no more.
+func (c *Conn) Progress(n int) []*mcp.ProgressNotificationParams {
+	c.t.Helper()
+	return waitFor(c, &c.progress, n, "progress notifications")
+}
+
+// Logs waits until at least n log notifications (notifications/message)
+// have arrived (at most the client's timeout), then returns all that have,
+// in order. See [LogLevel].
+func (c *Conn) Logs(n int) []*mcp.LoggingMessageParams {
+	c.t.Helper()
+	return waitFor(c, &c.logs, n, "log notifications")
+}
+
+func waitFor[T any](c *Conn, list *[]T, n int, what string) []T {
+	c.t.Helper()
+	deadline := time.Now().Add(c.timeout)
+	for {
+		c.mu.Lock()
+		got := append([]T(nil), *list...)
+		c.mu.Unlock()
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			c.t.Errorf("mcptest: want %d %s, %d arrived within %v", n, what, len(got), c.timeout)
+			return got
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Result is the result of one [Conn.Call]: the go-sdk result (Content,
+// StructuredContent, IsError, ...) with helpers that read it.
+type Result struct {
+	*mcp.CallToolResult
+	t    testing.TB
+	name string
+}
+
+// Text returns the text of the result's text blocks, joined by newlines.
+func (r *Result) Text() string {
+	var parts []string
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Decode decodes the result's structuredContent into v, a pointer. It fails
+// the test when the result is an error or has no structured content.
+func (r *Result) Decode(v any) {
+	r.t.Helper()
+	if r.IsError {
+		r.t.Errorf("mcptest: %s: want a result, got isError: %s", r.name, r.Text())
+		return
+	}
+	if r.StructuredContent == nil {
+		r.t.Errorf("mcptest: %s: the result has no structuredContent: %s", r.name, r.Text())
+		return
+	}
+	raw, err := json.Marshal(r.StructuredContent)
+	if err == nil {
+		err = json.Unmarshal(raw, v)
+	}
+	if err != nil {
+		r.t.Errorf("mcptest: %s: decoding structuredContent into %T: %v", r.name, v, err)
+	}
+}
+
+// ErrorText returns the text of an isError result: what the model reads
+// about what went wrong. It fails the test when the result is not an error.
+func (r *Result) ErrorText() string {
+	r.t.Helper()
+	if !r.IsError {
+		r.t.Errorf("mcptest: %s: want an isError result, got %s", r.name, r.Text())
+	}
+	return r.Text()
+}
+
+// Binary builds the Go program pkg (an import path, or a directory such as
+// "./cmd/server" relative to the test's package) into the test's temporary
+// directory and returns the executable's path, for [Command].
+func Binary(t testing.TB, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "server")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	// go test puts its own toolchain first on the PATH of the test binary.
+	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mcptest: go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
