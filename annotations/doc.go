@@ -1,18 +1,35 @@
-// Package annotations holds the grammar of mcpgen's `mcp:"..."` struct tag and
-// the MCP tool annotation hints it carries.
+// Package annotations owns mcpgen's `mcp:"..."` struct tag: its grammar, and
+// the one typed value it is read into, [Tool] (the tool's [Hints] and its
+// [Policy]).
 //
-// The tag is a comma-separated list of items. An item is a bare key (meaning
-// true for a hint) or key=value. A value that contains a comma is written in
-// single quotes, with \' and \\ as the only escapes:
+// The tag sits on a blank field of a tool's argument type. It is a
+// comma-separated list of items; an item is a bare key (true for a boolean
+// key) or key=value. A value that contains a comma is written in single
+// quotes, with \' and \\ as the only escapes:
 //
-//	_ struct{} `mcp:"title='Search, fast',readOnly,openWorld=false"`
+//	_ struct{} `mcp:"title='Search, fast',readOnly,openWorld=false,timeout=5s"`
 //
-// The hint keys are title, readOnly, destructive, idempotent and openWorld.
-// Other keys (timeout, rate, confirm, ...) belong to the layers above; this
-// package scans them and hands them on.
+// The keys, and what a tool gets when its tag leaves a key out:
 //
-// [Hints.Annotations] fills in the defaults the MCP specification gives the
-// hints (readOnly false, destructive true, idempotent false, openWorld true),
-// and [Hints.Check] rejects the combinations the specification calls
-// meaningless: destructive or idempotent on a read-only tool.
+//	title=...                 display title; default none
+//	readOnly[=bool]           readOnlyHint; default false
+//	destructive[=bool]        destructiveHint; default true (not on a read-only tool)
+//	idempotent[=bool]         idempotentHint; default false
+//	openWorld[=bool]          openWorldHint; default true
+//	timeout=5s                bound on each call; default none
+//	rate=10/s, burst=5        calls per s, m or h across all clients; default unlimited, burst max(1, rate)
+//	sessionRate=2/s,
+//	sessionBurst=2            the same per client session
+//	concurrency=4             calls running at once; default no cap
+//	confirm[=bool]            ask the user before each call; default false
+//	maxArgBytes=4096          size of the JSON arguments; default 1 MiB
+//	maxDepth=8                nesting depth of the JSON arguments; default 64
+//	task[=required]           may (or must) run as a task; default forbidden
+//
+// [Parse] reads a tag, reporting every wrong item at once with the key
+// probably meant; [Tool.Merge] lays options over a tag; [Tool.Check] rejects
+// what the specification calls meaningless (destructive or idempotent on a
+// read-only tool) and confirm on a read-only tool; [Hints.Effective] and
+// [Policy.Resolved] fill in the defaults above. The package knows nothing of
+// the MCP SDK: the layers above turn hints into protocol annotations.
 package annotations

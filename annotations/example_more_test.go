@@ -1,52 +1,41 @@
 package annotations_test
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/mcpgen/mcpgen/annotations"
 )
 
-// The whole path of an `mcp` tag: read it from a struct's blank field, scan
-// it, record the hint items on Hints and hand the others on, check the
-// combination, and publish the annotations.
+// The whole path of an `mcp` tag: read it from a struct's blank field,
+// parse it into a Tool, lay the options over it, and fill in the defaults.
 func Example() {
 	type deleteArgs struct {
-		_    struct{} `mcp:"title='Delete page',destructive,idempotent,timeout=30s"`
+		_    struct{} `mcp:"title='Delete page',destructive,idempotent,timeout=30s,rate=10/m"`
 		Page string   `json:"page"`
 	}
 	tag := reflect.TypeFor[deleteArgs]().Field(0).Tag.Get("mcp")
 
-	items, err := annotations.ParseTag(tag)
+	tool, err := annotations.Parse(tag)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var hints annotations.Hints
-	var others []annotations.Item
-	for _, it := range items {
-		if !annotations.IsHintKey(it.Key) {
-			others = append(others, it) // for the layers above (timeouts, rate limits, ...)
-			continue
-		}
-		if err := hints.Set(it); err != nil {
-			fmt.Println(err)
-			return
-		}
-	}
-	if err := hints.Check(); err != nil {
+	options := annotations.Tool{Policy: annotations.Policy{Timeout: 5 * time.Second, Confirm: true}}
+	tool = tool.Merge(options) // the options win
+	if err := tool.Check(); err != nil {
 		fmt.Println(err)
 		return
 	}
-	b, _ := json.Marshal(hints.Annotations())
-	fmt.Println(string(b))
-	for _, it := range others {
-		fmt.Printf("handed on: %s=%s\n", it.Key, it.Value)
-	}
+	p := tool.Resolved()
+	fmt.Printf("%s: %+v\n", tool.Title, tool.Effective())
+	fmt.Printf("timeout %s, rate %.3f/s burst %d, confirm %v, maxArgBytes %d, maxDepth %d, task %s\n",
+		p.Timeout, p.Rate.PerSecond, p.Rate.Burst, p.Confirm, p.MaxArgBytes, p.MaxDepth, p.Task)
 	// Output:
-	// {"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":false,"title":"Delete page"}
-	// handed on: timeout=30s
+	// Delete page: {ReadOnly:false Destructive:true Idempotent:true OpenWorld:true}
+	// timeout 5s, rate 0.167/s burst 1, confirm true, maxArgBytes 1048576, maxDepth 64, task forbidden
 }
 
 // Hints keep the difference between a hint left out (nil, the
@@ -54,12 +43,10 @@ func Example() {
 func ExampleHints() {
 	written := annotations.Hints{Title: "Fetch page", OpenWorld: annotations.Bool(false)}
 	fmt.Println(written.ReadOnly == nil, *written.OpenWorld)
-
-	b, _ := json.Marshal(written.Annotations())
-	fmt.Println(string(b))
+	fmt.Printf("%+v\n", written.Effective())
 	// Output:
 	// true false
-	// {"destructiveHint":true,"idempotentHint":false,"openWorldHint":false,"readOnlyHint":false,"title":"Fetch page"}
+	// {ReadOnly:false Destructive:true Idempotent:false OpenWorld:false}
 }
 
 // Effective gives plain booleans to act on, with the specification's
@@ -84,27 +71,20 @@ func ExampleEffective() {
 	// delete_page: readOnly=false destructive=true confirm=true
 }
 
-// An Item's Pos points back into the tag, so a layer above that rejects a
-// key can show where it was written and suggest the key meant.
-func ExampleItem() {
-	tag := "readOnly,idempotnet"
-	items, err := annotations.ParseTag(tag)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, it := range items {
-		if annotations.IsHintKey(it.Key) {
-			continue
+// A KeyError's Pos points back into the tag, so a tool can show where each
+// wrong key was written, and the key probably meant.
+func ExampleKeyError() {
+	tag := "readOnly,idempotnet,timeout=soon"
+	_, err := annotations.Parse(tag)
+	fmt.Printf("mcp:%q\n", tag)
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var ke *annotations.KeyError
+		if errors.As(e, &ke) {
+			fmt.Printf("%*s^ %s\n", len(`mcp:"`)+ke.Pos, "", ke.Msg)
 		}
-		fmt.Printf("mcp:%q\n", tag)
-		fmt.Printf("%*s^ unknown key %q", len(`mcp:"`)+it.Pos, "", it.Key)
-		if s := annotations.Suggest(it.Key, annotations.HintKeys); s != "" {
-			fmt.Printf(", did you mean %q?", s)
-		}
-		fmt.Println()
 	}
 	// Output:
-	// mcp:"readOnly,idempotnet"
-	//               ^ unknown key "idempotnet", did you mean "idempotent"?
+	// mcp:"readOnly,idempotnet,timeout=soon"
+	//               ^ unknown key "idempotnet" (did you mean "idempotent"?)
+	//                          ^ timeout must be a positive duration such as 5s or 250ms
 }

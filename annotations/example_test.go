@@ -1,9 +1,9 @@
 package annotations_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/mcpgen/mcpgen/annotations"
 )
@@ -59,23 +59,24 @@ func ExampleSyntaxError_Error() {
 	// at offset 2: expected a key after ','
 }
 
-func ExampleHints_Set() {
-	var h annotations.Hints
-	items, _ := annotations.ParseTag("title=Delete page,destructive,idempotent=true,openWorld=false")
-	for _, it := range items {
-		if err := h.Set(it); err != nil {
-			fmt.Println(err)
-		}
+func ExampleParse() {
+	t, err := annotations.Parse("title=Delete page,destructive,idempotent=true,openWorld=false,timeout=5s,confirm,task=required")
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	fmt.Println(h.Title, *h.Destructive, *h.Idempotent, *h.OpenWorld, h.ReadOnly == nil)
+	fmt.Println(t.Title, *t.Destructive, *t.Idempotent, *t.OpenWorld, t.ReadOnly == nil)
+	fmt.Println(t.Timeout, t.Confirm, t.Task)
 
-	// Values must be booleans, and keys hints.
-	fmt.Println(h.Set(annotations.Item{Key: "readOnly", Value: "yes", HasValue: true}))
-	fmt.Println(h.Set(annotations.Item{Key: "timeout", Value: "5s", HasValue: true}))
+	// Every wrong item is reported.
+	_, err = annotations.Parse("readOnly=yes,timeout=5,titel=x")
+	fmt.Println(err)
 	// Output:
 	// Delete page true true false true
+	// 5s true required
 	// readOnly=yes: value must be true or false
-	// unknown hint "timeout"
+	// timeout must be a positive duration such as 5s or 250ms
+	// unknown key "titel" (did you mean "title"?)
 }
 
 func ExampleHints_Merge() {
@@ -109,32 +110,41 @@ func ExampleHints_Effective() {
 	// {ReadOnly:true Destructive:false Idempotent:false OpenWorld:true}
 }
 
-func ExampleHints_Annotations() {
-	for _, h := range []annotations.Hints{
-		{},
-		{Title: "List files", ReadOnly: annotations.Bool(true), OpenWorld: annotations.Bool(false)},
-	} {
-		b, _ := json.Marshal(h.Annotations())
-		fmt.Println(string(b))
-	}
+func ExampleKeys() {
+	fmt.Println(annotations.Keys())
 	// Output:
-	// {"destructiveHint":true,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false}
-	// {"idempotentHint":false,"openWorldHint":false,"readOnlyHint":true,"title":"List files"}
+	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency confirm maxArgBytes maxDepth task]
 }
 
-func ExampleIsHintKey() {
-	for _, k := range []string{"readOnly", "readonly", "timeout"} {
-		fmt.Println(k, annotations.IsHintKey(k))
-	}
+func ExampleTool_Merge() {
+	fromTag, _ := annotations.Parse("readOnly,timeout=30s,rate=10/s")
+	fromOptions := annotations.Tool{Policy: annotations.Policy{Timeout: time.Second}}
+	t := fromTag.Merge(fromOptions)
+	fmt.Println(*t.ReadOnly, t.Timeout, t.Rate.PerSecond)
 	// Output:
-	// readOnly true
-	// readonly false
-	// timeout false
+	// true 1s 10
+}
+
+func ExampleTool_Check() {
+	t, _ := annotations.Parse("confirm")
+	t = t.Merge(annotations.Tool{Hints: annotations.Hints{ReadOnly: annotations.Bool(true)}})
+	err := t.Check()
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, annotations.ErrMeaningless))
+	// Output:
+	// meaningless hint combination: confirm on a readOnly tool (confirmation is for tools that change things)
+	// true
+}
+
+func ExamplePolicy_Resolved() {
+	fmt.Printf("%+v\n", annotations.Policy{Rate: annotations.Rate{PerSecond: 5}}.Resolved())
+	// Output:
+	// {Timeout:0s Rate:{PerSecond:5 Burst:5} SessionRate:{PerSecond:0 Burst:0} Concurrency:0 Confirm:false MaxArgBytes:1048576 MaxDepth:64 Task:forbidden}
 }
 
 func ExampleSuggest() {
 	for _, k := range []string{"readonly", "idempotnet", "titel", "rate"} {
-		fmt.Printf("%s -> %q\n", k, annotations.Suggest(k, annotations.HintKeys))
+		fmt.Printf("%s -> %q\n", k, annotations.Suggest(k, []string{"title", "readOnly", "destructive", "idempotent", "openWorld"}))
 	}
 	// Output:
 	// readonly -> "readOnly"

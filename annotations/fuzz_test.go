@@ -120,12 +120,6 @@ func FuzzParseTag(f *testing.F) {
 			if !it.HasValue && it.Value != "" {
 				t.Fatalf("%q: a bare key %q with a value", tag, it.Key)
 			}
-			// The hint layer takes any item without panicking.
-			var h annotations.Hints
-			_ = h.Set(it)
-			_ = h.Check()
-			_ = h.Annotations()
-			_ = h.Effective()
 		}
 		// Round trip: rendered and parsed again, the same items; rendering
 		// is then a fixed point.
@@ -146,6 +140,16 @@ func FuzzParseTag(f *testing.F) {
 		if out2 := renderTag(again); out2 != out {
 			t.Fatalf("%q: rendering is not stable: %q then %q", tag, out, out2)
 		}
-		_ = annotations.Suggest(items[0].Key, annotations.HintKeys)
+		_ = annotations.Suggest(items[0].Key, annotations.Keys())
+		// Parse takes any scannable tag without panicking, and reports an
+		// error for each item it rejects.
+		tl, err := annotations.Parse(tag)
+		if err == nil {
+			_ = tl.Effective()
+			_ = tl.Resolved()
+			if tl.Check() != nil {
+				t.Fatalf("%q: Parse accepted what Check rejects", tag)
+			}
+		}
 	})
 }

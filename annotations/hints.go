@@ -4,45 +4,30 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// HintKeys are the `mcp` tag keys this package interprets.
-var HintKeys = []string{"title", "readOnly", "destructive", "idempotent", "openWorld"}
 
 // Hints are a tool's display title and behaviour hints as written by the
 // author. A nil hint was not given and takes the specification's default.
 type Hints struct {
-	Title       string
-	ReadOnly    *bool
-	Destructive *bool
-	Idempotent  *bool
-	OpenWorld   *bool
+	Title       string // title=...
+	ReadOnly    *bool  // readOnly: default false
+	Destructive *bool  // destructive: default true (meaningful only when not read-only)
+	Idempotent  *bool  // idempotent: default false (meaningful only when not read-only)
+	OpenWorld   *bool  // openWorld: default true
 }
 
-// ErrMeaningless is wrapped by [Hints.Check] errors.
+// ErrMeaningless is wrapped by the errors of [Hints.Check] and [Tool.Check]:
+// a combination the specification calls meaningless.
 var ErrMeaningless = errors.New("meaningless hint combination")
 
-// IsHintKey reports whether key is one of [HintKeys].
-func IsHintKey(key string) bool {
-	for _, k := range HintKeys {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
-
-// Set records one tag item. It returns an error for a key that is not a hint
-// key or a value that is not a boolean.
-func (h *Hints) Set(it Item) error {
+// set records one hint item; ok is false for a key that is not a hint.
+func (h *Hints) set(it Item) (ok bool, err error) {
 	if it.Key == "title" {
 		if !it.HasValue || it.Value == "" {
-			return fmt.Errorf("title needs a value (title=...)")
+			return true, fmt.Errorf("title needs a value (title=...)")
 		}
 		h.Title = it.Value
-		return nil
+		return true, nil
 	}
 	var dst **bool
 	switch it.Key {
@@ -55,18 +40,26 @@ func (h *Hints) Set(it Item) error {
 	case "openWorld":
 		dst = &h.OpenWorld
 	default:
-		return fmt.Errorf("unknown hint %q", it.Key)
+		return false, nil
 	}
-	v := true
-	if it.HasValue {
-		b, err := strconv.ParseBool(it.Value)
-		if err != nil {
-			return fmt.Errorf("%s=%s: value must be true or false", it.Key, it.Value)
-		}
-		v = b
+	v, err := boolValue(it)
+	if err != nil {
+		return true, err
 	}
 	*dst = &v
-	return nil
+	return true, nil
+}
+
+// boolValue reads a bare key as true, key=value as a boolean.
+func boolValue(it Item) (bool, error) {
+	if !it.HasValue {
+		return true, nil
+	}
+	b, err := strconv.ParseBool(it.Value)
+	if err != nil {
+		return false, fmt.Errorf("%s=%s: value must be true or false", it.Key, it.Value)
+	}
+	return b, nil
 }
 
 // Merge returns h with every hint o gives replacing h's.
@@ -127,24 +120,6 @@ func (h Hints) Effective() Effective {
 		e.Destructive = false
 	}
 	return e
-}
-
-// Annotations returns the hints as MCP tool annotations, with every hint
-// spelled out at its effective value so clients need not know the defaults.
-// destructiveHint is left out on a read-only tool, where it means nothing.
-func (h Hints) Annotations() *mcp.ToolAnnotations {
-	e := h.Effective()
-	a := &mcp.ToolAnnotations{
-		Title:          h.Title,
-		ReadOnlyHint:   e.ReadOnly,
-		IdempotentHint: e.Idempotent,
-		OpenWorldHint:  &e.OpenWorld,
-	}
-	if !e.ReadOnly {
-		d := e.Destructive
-		a.DestructiveHint = &d
-	}
-	return a
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }

@@ -1,7 +1,6 @@
 package annotations_test
 
 import (
-	"encoding/json"
 	"errors"
 	"testing"
 
@@ -11,29 +10,17 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 )
 
-// hintsOf parses tag and sets every item on a Hints.
+// hintsOf parses tag and returns its hints (even those Check rejects).
 func hintsOf(t *testing.T, tag string) annotations.Hints {
 	t.Helper()
-	items, err := annotations.ParseTag(tag)
-	require.NoError(t, err)
-	var h annotations.Hints
-	for _, it := range items {
-		require.NoError(t, h.Set(it), "Set(%+v)", it)
+	tl, err := annotations.Parse(tag)
+	if err != nil && !errors.Is(err, annotations.ErrMeaningless) {
+		t.Fatalf("Parse(%q): %v", tag, err)
 	}
-	return h
+	return tl.Hints
 }
 
-func TestHintKeysAndIsHintKey(t *testing.T) {
-	assert.Equal(t, []string{"title", "readOnly", "destructive", "idempotent", "openWorld"}, annotations.HintKeys)
-	for _, k := range annotations.HintKeys {
-		assert.True(t, annotations.IsHintKey(k), k)
-	}
-	for _, k := range []string{"", "readonly", "ReadOnly", "timeout", "readOnlyHint", "Title"} {
-		assert.False(t, annotations.IsHintKey(k), k)
-	}
-}
-
-func TestHintsSet(t *testing.T) {
+func TestParseHints(t *testing.T) {
 	h := hintsOf(t, "title='Search, fast',readOnly,destructive=false,idempotent=1,openWorld=F")
 	assert.Equal(t, "Search, fast", h.Title)
 	require.NotNil(t, h.ReadOnly)
@@ -53,35 +40,10 @@ func TestHintsSet(t *testing.T) {
 	assert.Equal(t, annotations.Bool(true), h.OpenWorld)
 	assert.Empty(t, h.Title)
 
-	// Each Set stores a fresh pointer.
-	var a annotations.Hints
-	require.NoError(t, a.Set(annotations.Item{Key: "readOnly"}))
-	require.NoError(t, a.Set(annotations.Item{Key: "openWorld"}))
+	// Each hint has a pointer of its own.
+	a := hintsOf(t, "readOnly,openWorld")
 	*a.ReadOnly = false
 	assert.True(t, *a.OpenWorld)
-}
-
-func TestHintsSetErrors(t *testing.T) {
-	tests := []struct {
-		item    annotations.Item
-		msgPart string
-	}{
-		{annotations.Item{Key: "readOnly", Value: "yes", HasValue: true}, "readOnly=yes: value must be true or false"},
-		{annotations.Item{Key: "destructive", Value: "", HasValue: true}, "destructive=: value must be true or false"},
-		{annotations.Item{Key: "idempotent", Value: "2", HasValue: true}, "idempotent=2"},
-		{annotations.Item{Key: "openWorld", Value: "on", HasValue: true}, "openWorld=on"},
-		{annotations.Item{Key: "title"}, "title needs a value"},
-		{annotations.Item{Key: "title", HasValue: true}, "title needs a value"},
-		{annotations.Item{Key: "timeout", Value: "5s", HasValue: true}, `unknown hint "timeout"`},
-		{annotations.Item{Key: "readonly"}, `unknown hint "readonly"`},
-	}
-	for _, tt := range tests {
-		var h annotations.Hints
-		err := h.Set(tt.item)
-		require.Error(t, err, "%+v", tt.item)
-		assert.Contains(t, err.Error(), tt.msgPart)
-		assert.Equal(t, annotations.Hints{}, h, "a failed Set leaves the hints alone")
-	}
 }
 
 func TestHintsMerge(t *testing.T) {
@@ -170,53 +132,6 @@ func TestHintsEffective(t *testing.T) {
 	// Even a (meaningless, Check-rejected) destructive=true is reported false.
 	h := annotations.Hints{ReadOnly: annotations.Bool(true), Destructive: annotations.Bool(true)}
 	assert.False(t, h.Effective().Destructive)
-}
-
-func TestHintsAnnotations(t *testing.T) {
-	marshal := func(h annotations.Hints) map[string]any {
-		t.Helper()
-		b, err := json.Marshal(h.Annotations())
-		require.NoError(t, err)
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(b, &m))
-		return m
-	}
-	tests := []struct {
-		tag  string
-		want map[string]any
-	}{
-		{"", map[string]any{
-			"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true,
-		}},
-		{"title=Search pages,readOnly,openWorld", map[string]any{
-			"title": "Search pages", "readOnlyHint": true, "idempotentHint": false, "openWorldHint": true,
-		}},
-		{"readOnly,openWorld=false", map[string]any{
-			"readOnlyHint": true, "idempotentHint": false, "openWorldHint": false,
-		}},
-		{"destructive=false,idempotent,openWorld=false", map[string]any{
-			"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false,
-		}},
-		{"title='Delete, for good',destructive", map[string]any{
-			"title": "Delete, for good", "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true,
-		}},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, marshal(hintsOf(t, tt.tag)), tt.tag)
-	}
-
-	a := hintsOf(t, "readOnly").Annotations()
-	assert.Nil(t, a.DestructiveHint, "destructiveHint is left out on a read-only tool")
-	require.NotNil(t, a.OpenWorldHint)
-	assert.True(t, *a.OpenWorldHint)
-
-	// The annotations do not alias the hints.
-	h := hintsOf(t, "destructive=false,openWorld=false")
-	a = h.Annotations()
-	*a.DestructiveHint = true
-	*a.OpenWorldHint = true
-	assert.False(t, *h.Destructive)
-	assert.False(t, *h.OpenWorld)
 }
 
 func TestBool(t *testing.T) {

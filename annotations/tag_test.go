@@ -147,7 +147,7 @@ func itoa(n int) string {
 }
 
 func TestSuggest(t *testing.T) {
-	known := annotations.HintKeys
+	known := []string{"title", "readOnly", "destructive", "idempotent", "openWorld"}
 	tests := []struct{ key, want string }{
 		{"readonly", "readOnly"}, // case only
 		{"READONLY", "readOnly"}, // case only

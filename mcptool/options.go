@@ -2,7 +2,8 @@ package mcptool
 
 import (
 	"log/slog"
-	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -28,13 +29,11 @@ type SharedOption interface {
 type toolConfig struct {
 	description    string
 	descSuffix     string
-	title          string
-	hints          annotations.Hints
+	ann            annotations.Tool // hints and policies the options give; they win over the tag
 	keepDefs       *bool
 	dialect        *bool
 	noOutputSchema bool
-	pol            policy
-	set            map[string]bool // the policies options set
+	middleware     []Middleware
 }
 
 type registryConfig struct {
@@ -42,13 +41,11 @@ type registryConfig struct {
 	dialect      bool
 	logger       *slog.Logger
 	stateKey     []byte
-	maxArgBytes  int
-	maxDepth     int
+	defaults     annotations.Policy // the policy options given to the registry
 	middleware   []Middleware
 	exposeErrors bool
 	audit        *slog.Logger
 	auditArgs    bool
-	timeout      time.Duration
 	cache        *mcpreflect.Cache
 }
 
@@ -86,29 +83,29 @@ func AppendDescription(text string) Option {
 // Title sets the tool's human-readable title, overriding the title= of the
 // argument type's `mcp` tag.
 func Title(title string) Option {
-	return toolOption(func(c *toolConfig) { c.title = title })
+	return toolOption(func(c *toolConfig) { c.ann.Title = title })
 }
 
 // ReadOnly sets readOnlyHint, overriding the `mcp` tag. Default false.
 func ReadOnly(v bool) Option {
-	return toolOption(func(c *toolConfig) { c.hints.ReadOnly = &v })
+	return toolOption(func(c *toolConfig) { c.ann.ReadOnly = &v })
 }
 
 // Destructive sets destructiveHint, overriding the `mcp` tag. Default true
 // (meaningful only when the tool is not read-only).
 func Destructive(v bool) Option {
-	return toolOption(func(c *toolConfig) { c.hints.Destructive = &v })
+	return toolOption(func(c *toolConfig) { c.ann.Destructive = &v })
 }
 
 // Idempotent sets idempotentHint, overriding the `mcp` tag. Default false
 // (meaningful only when the tool is not read-only).
 func Idempotent(v bool) Option {
-	return toolOption(func(c *toolConfig) { c.hints.Idempotent = &v })
+	return toolOption(func(c *toolConfig) { c.ann.Idempotent = &v })
 }
 
 // OpenWorld sets openWorldHint, overriding the `mcp` tag. Default true.
 func OpenWorld(v bool) Option {
-	return toolOption(func(c *toolConfig) { c.hints.OpenWorld = &v })
+	return toolOption(func(c *toolConfig) { c.ann.OpenWorld = &v })
 }
 
 // KeepDefs keeps every named struct type of the schemas in "$defs", referred
@@ -156,4 +153,21 @@ func PlanCache(c *mcpreflect.Cache) RegistryOption {
 // (with the reference ID the model sees). The default is slog.Default().
 func Logger(l *slog.Logger) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.logger = l })
+}
+
+// toolAnnotations publishes hints as MCP tool annotations, with every hint
+// spelled out at its effective value so clients need not know the defaults.
+// destructiveHint is left out on a read-only tool, where it means nothing.
+func toolAnnotations(h annotations.Hints) *mcp.ToolAnnotations {
+	e := h.Effective()
+	a := &mcp.ToolAnnotations{
+		Title:          h.Title,
+		ReadOnlyHint:   e.ReadOnly,
+		IdempotentHint: e.Idempotent,
+		OpenWorldHint:  &e.OpenWorld,
+	}
+	if !e.ReadOnly {
+		a.DestructiveHint = &e.Destructive
+	}
+	return a
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,7 +12,6 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/mcpgen/mcpgen/annotations"
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Handler handles one call of one tool. The error is a protocol error; what
@@ -27,8 +24,8 @@ type Middleware func(next Handler) Handler
 
 // Defaults of the registry-wide limits.
 const (
-	DefaultMaxArgBytes = 1 << 20
-	DefaultMaxDepth    = mcpreflect.DefaultMaxDepth
+	DefaultMaxArgBytes = annotations.DefaultMaxArgBytes
+	DefaultMaxDepth    = annotations.DefaultMaxDepth
 )
 
 // policy is a tool's resolved runtime policy.
@@ -45,29 +42,27 @@ type policy struct {
 	middleware   []Middleware
 }
 
-func init() {
-	mcpreflect.PolicyKeys = []string{"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "confirm", "maxArgBytes", "maxDepth"}
-}
+// policyOption sets a policy field: on a tool it overrides the tag, on a
+// registry it is the default its tools' tags and options override.
+type policyOption func(*annotations.Policy)
+
+func (o policyOption) applyTool(c *toolConfig)         { o(&c.ann.Policy) }
+func (o policyOption) applyRegistry(c *registryConfig) { o(&c.defaults) }
 
 // Timeout bounds each call of the tool: its context is cancelled at the
 // deadline, and the caller gets an isError result then, even if the tool
 // ignores its context. On a registry it is the default for every tool (a
 // tool's tag or option wins). Tag form: `mcp:"timeout=5s"`. Default: none.
 func Timeout(d time.Duration) SharedOption {
-	return sharedOption{
-		tool: func(c *toolConfig) { c.pol.timeout = d; c.set["timeout"] = true },
-		reg:  func(c *registryConfig) { c.timeout = d },
-	}
+	return policyOption(func(p *annotations.Policy) { p.Timeout = d })
 }
 
 // RateLimit limits calls of the tool to r per second with bursts of burst,
 // across all clients. Over the limit the call gets an isError result saying
-// when to retry. Tag form: `mcp:"rate=10/s,burst=5"`. Default: none.
+// when to retry. Tag form: `mcp:"rate=10/s,burst=5"`. Default: none; burst
+// 0 means max(1, r).
 func RateLimit(r float64, burst int) Option {
-	return toolOption(func(c *toolConfig) {
-		c.pol.rate, c.pol.burst = rate.Limit(r), burst
-		c.set["rate"], c.set["burst"] = true, true
-	})
+	return policyOption(func(p *annotations.Policy) { p.Rate = annotations.Rate{PerSecond: r, Burst: burst} })
 }
 
 // SessionRateLimit limits calls of the tool to r per second with bursts of
@@ -75,17 +70,14 @@ func RateLimit(r float64, burst int) Option {
 // stateless HTTP, are limited only by [RateLimit]). Tag form:
 // `mcp:"sessionRate=2/s,sessionBurst=2"`. Default: none.
 func SessionRateLimit(r float64, burst int) Option {
-	return toolOption(func(c *toolConfig) {
-		c.pol.sessionRate, c.pol.sessionBurst = rate.Limit(r), burst
-		c.set["sessionRate"], c.set["sessionBurst"] = true, true
-	})
+	return policyOption(func(p *annotations.Policy) { p.SessionRate = annotations.Rate{PerSecond: r, Burst: burst} })
 }
 
 // MaxConcurrency caps the calls of the tool running at once; a call over the
 // cap gets an isError result asking to retry. Tag form: `mcp:"concurrency=4"`.
 // Default: no cap.
 func MaxConcurrency(n int) Option {
-	return toolOption(func(c *toolConfig) { c.pol.concurrency = n; c.set["concurrency"] = true })
+	return policyOption(func(p *annotations.Policy) { p.Concurrency = n })
 }
 
 // Confirm makes the tool ask the user before it runs: through elicitation on
@@ -94,43 +86,24 @@ func MaxConcurrency(n int) Option {
 // the call gets an isError result and the tool does not run. For tools that
 // are not read-only. Tag form: `mcp:"confirm"`.
 func Confirm() Option {
-	return toolOption(func(c *toolConfig) { c.pol.confirm = true; c.set["confirm"] = true })
-}
-
-// maxArgBytes and maxDepth options work on a registry and on a tool.
-type limitOption struct {
-	key string
-	n   int
-}
-
-func (o limitOption) applyTool(c *toolConfig) {
-	c.set[o.key] = true
-	if o.key == "maxArgBytes" {
-		c.pol.maxArgBytes = o.n
-	} else {
-		c.pol.maxDepth = o.n
-	}
-}
-
-func (o limitOption) applyRegistry(c *registryConfig) {
-	if o.key == "maxArgBytes" {
-		c.maxArgBytes = o.n
-	} else {
-		c.maxDepth = o.n
-	}
+	return policyOption(func(p *annotations.Policy) { p.Confirm = true })
 }
 
 // MaxArgBytes bounds the size of a call's JSON arguments. Default 1 MiB.
 // Tag form: `mcp:"maxArgBytes=4096"`.
-func MaxArgBytes(n int) SharedOption { return limitOption{"maxArgBytes", n} }
+func MaxArgBytes(n int) SharedOption {
+	return policyOption(func(p *annotations.Policy) { p.MaxArgBytes = n })
+}
 
 // MaxDepth bounds the nesting depth of a call's JSON arguments. Default 64.
 // Tag form: `mcp:"maxDepth=8"`.
-func MaxDepth(n int) SharedOption { return limitOption{"maxDepth", n} }
+func MaxDepth(n int) SharedOption {
+	return policyOption(func(p *annotations.Policy) { p.MaxDepth = n })
+}
 
 type useOption []Middleware
 
-func (o useOption) applyTool(c *toolConfig) { c.pol.middleware = append(c.pol.middleware, o...) }
+func (o useOption) applyTool(c *toolConfig) { c.middleware = append(c.middleware, o...) }
 func (o useOption) applyRegistry(c *registryConfig) {
 	c.middleware = append(c.middleware, o...)
 }
@@ -146,124 +119,22 @@ func ExposeErrors() RegistryOption {
 	return registryOption(func(c *registryConfig) { c.exposeErrors = true })
 }
 
-// resolvePolicy merges the `mcp` tag's policy items with the options (which
-// win) and the registry's defaults.
-func (r *Registry) resolvePolicy(typeName string, items []annotations.Item, cfg *toolConfig, hints annotations.Hints) (policy, error) {
-	p := policy{maxArgBytes: r.cfg.maxArgBytes, maxDepth: r.cfg.maxDepth, timeout: r.cfg.timeout}
-	for _, it := range items {
-		fail := func(msg string) error {
-			return &mcpreflect.DefinitionError{Type: typeName, Field: "_", Tag: "mcp:" + strconv.Quote(it.Key+"="+it.Value), Msg: msg}
-		}
-		needValue := it.Key != "confirm"
-		if needValue && (!it.HasValue || it.Value == "") {
-			return p, fail(it.Key + " needs a value")
-		}
-		switch it.Key {
-		case "timeout":
-			d, err := time.ParseDuration(it.Value)
-			if err != nil || d <= 0 {
-				return p, fail("timeout must be a positive duration such as 5s or 250ms")
-			}
-			p.timeout = d
-		case "rate", "sessionRate":
-			l, err := parseRate(it.Value)
-			if err != nil {
-				return p, fail(err.Error())
-			}
-			if it.Key == "rate" {
-				p.rate = l
-			} else {
-				p.sessionRate = l
-			}
-		case "burst", "sessionBurst", "concurrency", "maxArgBytes", "maxDepth":
-			n, err := strconv.Atoi(it.Value)
-			if err != nil || n <= 0 {
-				return p, fail(it.Key + " must be a positive integer")
-			}
-			switch it.Key {
-			case "burst":
-				p.burst = n
-			case "sessionBurst":
-				p.sessionBurst = n
-			case "concurrency":
-				p.concurrency = n
-			case "maxArgBytes":
-				p.maxArgBytes = n
-			case "maxDepth":
-				p.maxDepth = n
-			}
-		case "confirm":
-			if it.HasValue {
-				b, err := strconv.ParseBool(it.Value)
-				if err != nil {
-					return p, fail("confirm takes no value, or true/false")
-				}
-				p.confirm = b
-			} else {
-				p.confirm = true
-			}
-		}
+// resolvePolicy turns a tool's merged `mcp` tag and options into its
+// runtime policy.
+func resolvePolicy(p annotations.Policy, middleware []Middleware) policy {
+	p = p.Resolved()
+	return policy{
+		timeout:      p.Timeout,
+		rate:         rate.Limit(p.Rate.PerSecond),
+		burst:        p.Rate.Burst,
+		sessionRate:  rate.Limit(p.SessionRate.PerSecond),
+		sessionBurst: p.SessionRate.Burst,
+		concurrency:  p.Concurrency,
+		confirm:      p.Confirm,
+		maxArgBytes:  p.MaxArgBytes,
+		maxDepth:     p.MaxDepth,
+		middleware:   middleware,
 	}
-	o := cfg.pol
-	if cfg.set["timeout"] {
-		p.timeout = o.timeout
-	}
-	if cfg.set["rate"] {
-		p.rate, p.burst = o.rate, o.burst
-	}
-	if cfg.set["sessionRate"] {
-		p.sessionRate, p.sessionBurst = o.sessionRate, o.sessionBurst
-	}
-	if cfg.set["concurrency"] {
-		p.concurrency = o.concurrency
-	}
-	if cfg.set["confirm"] {
-		p.confirm = o.confirm
-	}
-	if cfg.set["maxArgBytes"] {
-		p.maxArgBytes = o.maxArgBytes
-	}
-	if cfg.set["maxDepth"] {
-		p.maxDepth = o.maxDepth
-	}
-	p.middleware = o.middleware
-	fail := func(msg string) error {
-		return &mcpreflect.DefinitionError{Type: typeName, Field: "_", Tag: "mcp", Msg: msg}
-	}
-	switch {
-	case p.timeout < 0:
-		return p, fail("timeout must not be negative")
-	case p.rate < 0 || p.sessionRate < 0:
-		return p, fail("rates must not be negative")
-	case p.rate > 0 && p.burst <= 0:
-		p.burst = max(1, int(p.rate))
-	case p.confirm && hints.Effective().ReadOnly:
-		return p, fail("confirm on a readOnly tool: confirmation is for tools that change things")
-	case p.maxArgBytes <= 0 || p.maxDepth <= 0:
-		return p, fail("maxArgBytes and maxDepth must be positive")
-	}
-	if p.sessionRate > 0 && p.sessionBurst <= 0 {
-		p.sessionBurst = max(1, int(p.sessionRate))
-	}
-	return p, nil
-}
-
-// parseRate parses "10/s", "100/m", "5/h" or "0.5/s".
-func parseRate(s string) (rate.Limit, error) {
-	num, unit, ok := strings.Cut(s, "/")
-	n, err := strconv.ParseFloat(num, 64)
-	if !ok || err != nil || n <= 0 {
-		return 0, fmt.Errorf("rate %q: want a positive number per s, m or h, such as 10/s", s)
-	}
-	switch unit {
-	case "s":
-		return rate.Limit(n), nil
-	case "m":
-		return rate.Limit(n / 60), nil
-	case "h":
-		return rate.Limit(n / 3600), nil
-	}
-	return 0, fmt.Errorf("rate %q: the unit must be s, m or h", s)
 }
 
 // chain composes the tool's handler: registry middleware, tool middleware,

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -315,7 +316,7 @@ func TestPolicyDefinitionErrors(t *testing.T) {
 	}{
 		{func(context.Context, badTimeout) error { return nil }, `mcptool_test.badTimeout._: tag mcp:"timeout=soon": timeout must be a positive duration such as 5s or 250ms`},
 		{func(context.Context, badRate) error { return nil }, `mcptool_test.badRate._: tag mcp:"rate=10/day": rate "10/day": the unit must be s, m or h`},
-		{func(context.Context, confirmRead) error { return nil }, `mcptool_test.confirmRead._: tag mcp: confirm on a readOnly tool`},
+		{func(context.Context, confirmRead) error { return nil }, `mcptool_test.confirmRead._: tag mcp:"readOnly,confirm": meaningless hint combination: confirm on a readOnly tool`},
 		{func(context.Context, badConc) error { return nil }, `mcptool_test.badConc._: tag mcp:"concurrency=0": concurrency must be a positive integer`},
 	} {
 		err := mcptool.NewRegistry().Add("t", c.fn)
@@ -323,6 +324,61 @@ func TestPolicyDefinitionErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), c.want)
 		assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
 	}
+}
+
+// Every wrong item of an mcp tag is reported at once, each naming the type,
+// the field and the tag.
+func TestPolicyDefinitionErrorsAllReported(t *testing.T) {
+	type many struct {
+		_ struct{} `mcp:"timeout=soon,rate=3/day,readonly,concurrency=0"`
+	}
+	err := mcptool.NewRegistry().Add("t", func(context.Context, many) error { return nil })
+	require.Error(t, err)
+	const tag = `mcptool_test.many._: tag mcp:"timeout=soon,rate=3/day,readonly,concurrency=0": `
+	for _, want := range []string{
+		tag + "timeout must be a positive duration such as 5s or 250ms",
+		tag + `rate "3/day": the unit must be s, m or h`,
+		tag + `unknown key "readonly" (did you mean "readOnly"?)`,
+		tag + "concurrency must be a positive integer",
+	} {
+		assert.Contains(t, err.Error(), want)
+	}
+	var de *mcptool.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, "timeout must be a positive duration such as 5s or 250ms", de.Msg, "errors.As finds the first")
+}
+
+// Options win over the tag, and the tag over the registry's defaults.
+func TestPolicyOptionsOverrideTag(t *testing.T) {
+	type slowArgs struct {
+		_ struct{} `mcp:"timeout=20ms,maxArgBytes=16"`
+		S string   `json:"s,omitempty"`
+	}
+	reg := mcptool.NewRegistry(mcptool.Timeout(time.Hour), mcptool.MaxArgBytes(8))
+	wait := func(ctx context.Context, _ slowArgs) (string, error) {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+			return "done", nil
+		}
+	}
+	require.NoError(t, reg.Add("tagged", wait))
+	require.NoError(t, reg.Add("optioned", wait, mcptool.Timeout(time.Second), mcptool.MaxArgBytes(64)))
+	assert.Equal(t, "tool tagged timed out after 20ms", textOf(call(t, reg, "tagged", `{}`)), "the tag wins over the registry")
+	assert.Contains(t, textOf(call(t, reg, "tagged", `{"s":"0123456789"}`)), "more than the 16 allowed")
+	assert.Equal(t, "done", textOf(call(t, reg, "optioned", `{"s":"0123456789"}`)), "the options win over the tag")
+
+	// A combination of tag and options can be meaningless too.
+	type readArgs struct {
+		_ struct{} `mcp:"readOnly"`
+	}
+	err := reg.Add("confirm_read", func(context.Context, readArgs) error { return nil }, mcptool.Confirm())
+	require.Error(t, err)
+	assert.ErrorIs(t, err, annotations.ErrMeaningless)
+	assert.Contains(t, err.Error(), "annotation options: meaningless hint combination: confirm on a readOnly tool")
+	err = reg.Add("negative", func(context.Context, slowArgs) error { return nil }, mcptool.Timeout(-time.Second))
+	assert.ErrorContains(t, err, "annotation options: timeout must not be negative")
 }
 
 func TestRegistryDefaultTimeout(t *testing.T) {

@@ -76,7 +76,6 @@ func (r *Registry) snapshotLocked() *toolSet {
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
-	r.cfg.maxArgBytes, r.cfg.maxDepth = DefaultMaxArgBytes, DefaultMaxDepth
 	r.cfg.cache = mcpreflect.DefaultCache()
 	for _, o := range opts {
 		o.applyRegistry(&r.cfg)

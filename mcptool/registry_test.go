@@ -845,12 +845,7 @@ func TestMeaninglessTagWrapsErrMeaningless(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
 	assert.Contains(t, err.Error(), "meaningless hint combination")
-	if !errors.Is(err, annotations.ErrMeaningless) {
-		// Reported: Plan.parseMeta flattens the Hints.Check error into
-		// DefinitionError.Msg, so the tag case does not wrap ErrMeaningless
-		// (the option case does).
-		t.Skip("mcpreflect bug: a meaningless mcp tag does not wrap annotations.ErrMeaningless")
-	}
+	assert.ErrorIs(t, err, annotations.ErrMeaningless)
 }
 
 // ---- concurrency ----

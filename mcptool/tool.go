@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/annotations"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -47,7 +48,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	cfg := toolConfig{set: map[string]bool{}}
+	var cfg toolConfig
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
@@ -69,24 +70,19 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if err != nil {
 		return nil, defErr(err)
 	}
-	hints := plan.Hints.Merge(cfg.hints)
-	if cfg.title != "" {
-		hints.Title = cfg.title
-	}
-	if err := hints.Check(); err != nil {
+	// The registry's defaults, then the type's `mcp` tag, then the options.
+	ann := annotations.Tool{Policy: r.cfg.defaults}.Merge(plan.Tool).Merge(cfg.ann)
+	if err := ann.Check(); err != nil {
 		return nil, defErr(fmt.Errorf("annotation options: %w", err))
-	}
-	pol, err := r.resolvePolicy(plan.Type.String(), plan.Policies, &cfg, hints)
-	if err != nil {
-		return nil, defErr(err)
 	}
 	def := &mcp.Tool{
 		Name:        name,
-		Title:       hints.Title,
+		Title:       ann.Title,
 		Description: cfg.description,
 		InputSchema: plan.SchemaJSON,
-		Annotations: hints.Annotations(),
+		Annotations: toolAnnotations(ann.Hints),
 	}
+	pol := resolvePolicy(ann.Policy, cfg.middleware)
 	if output.Structured() && !cfg.noOutputSchema {
 		def.OutputSchema = output.SchemaJSON
 	}

@@ -557,3 +557,61 @@ func TestAnalyzeFuncShapes(t *testing.T) {
 		}
 	}
 }
+
+type errManyInner struct {
+	Deep string `jsonschema:"maxLenght=3"`
+}
+
+type errMany struct {
+	_ struct{} `mcp:"readonly,timeout=soon"`
+	//lint:ignore SA5008 the misspelt option is what the test checks
+	Name  string       `json:"name,omitempy"`
+	Count int          `jsonschema:"minimum=x"`
+	Tags  []string     `validate:"dive,,min=1"`
+	Ok    string       `json:"ok"`
+	Inner errManyInner `json:"inner"`
+	Word  string       `json:"word" validate:"bogus"`
+	Num   int          `mcp:"readOnly"`
+}
+
+// A type with several bad tags reports all of them at once, each naming the
+// type, the field and the tag, in the order of the fields (the mcp tag
+// first).
+func TestDefinitionErrorsAllReported(t *testing.T) {
+	_, err := PlanFor(tf[errMany](), Options{})
+	if err == nil {
+		t.Fatal("want errors")
+	}
+	var got []string
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var de *DefinitionError
+		if !errors.As(err, &de) {
+			t.Errorf("not a *DefinitionError: %T %v", err, err)
+		}
+		got = append(got, err.Error())
+	}
+	walk(err)
+	want := []string{
+		`mcpreflect.errMany._: tag mcp:"readonly,timeout=soon": unknown key "readonly" (did you mean "readOnly"?)`,
+		`mcpreflect.errMany._: tag mcp:"readonly,timeout=soon": timeout must be a positive duration such as 5s or 250ms`,
+		`mcpreflect.errMany.Name: tag json:"name,omitempy": unknown option "omitempy" (did you mean "omitempty"?)`,
+		"mcpreflect.errMany.Num: tag mcp:\"readOnly\": the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`",
+		`mcpreflect.errMany.Count: tag jsonschema:"minimum=x": minimum=x: not a number`,
+		`mcpreflect.errMany.Tags: tag validate:"dive,,min=1": empty rule`,
+		`mcpreflect.errManyInner.Deep: tag jsonschema:"maxLenght=3": unknown key "maxLenght" (did you mean "maxLength"?)`,
+		`mcpreflect.errMany.Word: tag validate:"bogus": rule "bogus": Undefined validation function 'bogus' on field ''`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+	}
+	if err.Error() != strings.Join(want, "\n") {
+		t.Errorf("Error() is not every error, one a line:\n%s", err)
+	}
+}

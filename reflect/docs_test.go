@@ -77,7 +77,7 @@ func TestDocsTags(t *testing.T) {
 		_ = json.Unmarshal(p.SchemaJSON, &got)
 		switch {
 		case fields[0].Name == "_":
-			a, _ := json.Marshal(p.Hints.Annotations())
+			a, _ := json.Marshal(toolAnnotations(p.Tool.Hints))
 			var ga map[string]any
 			_ = json.Unmarshal(a, &ga)
 			if !reflect.DeepEqual(ga, want) {

@@ -79,3 +79,12 @@ func (e *SyntaxError) Error() string {
 // ErrUnsupported is wrapped by definition errors for Go types or tag features
 // mcpgen does not handle.
 var ErrUnsupported = errors.New("unsupported")
+
+// joinErrors reports every error of errs: nil, the one error itself, or
+// errors.Join of them all.
+func joinErrors(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}

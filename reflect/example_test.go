@@ -31,7 +31,7 @@ func ExamplePlanFor() {
 		return
 	}
 	fmt.Println(string(plan.SchemaJSON))
-	fmt.Println(plan.Hints.Title, *plan.Hints.ReadOnly)
+	fmt.Println(plan.Tool.Title, *plan.Tool.ReadOnly)
 	// Output:
 	// {"properties":{"query":{"type":"string","minLength":2,"description":"What to look for"},"limit":{"type":"integer","maximum":100,"minimum":1,"default":10},"sort":{"type":"string","enum":["relevance","date"]}},"additionalProperties":false,"type":"object","required":["query"]}
 	// Search true

@@ -50,7 +50,7 @@ func TestGeneratedPlan(t *testing.T) {
 	refl, err := buildPlan(typ, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, string(refl.SchemaJSON), string(gen.SchemaJSON))
-	assert.Equal(t, refl.Hints, gen.Hints)
+	assert.Equal(t, refl.Tool, gen.Tool)
 	for _, in := range []string{
 		`{"query":"qx"}`, `{"query":"x","limit":0}`, `{"query":"qq","confirm":"qz"}`,
 		`{"query":"qq","filters":[{"field":"x","terms":["a"]},{}]}`,

@@ -3,6 +3,7 @@ package mcpreflect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -13,11 +14,7 @@ import (
 )
 
 // DefaultMaxDepth is the JSON nesting depth a plan accepts unless told otherwise.
-const DefaultMaxDepth = 64
-
-// PolicyKeys are the `mcp` tag keys, besides the hints, that the layers above
-// interpret. Any other key is a definition error.
-var PolicyKeys = []string{}
+const DefaultMaxDepth = annotations.DefaultMaxDepth
 
 // Plan is the compiled form of one argument type: its published input
 // schema, the tool metadata of its `mcp` tag, and its decoder.
@@ -28,10 +25,8 @@ type Plan struct {
 	Schema *jsonschema.Schema
 	// SchemaJSON is Schema, marshaled once.
 	SchemaJSON json.RawMessage
-	// Hints are the annotation hints of the type's `mcp` tag.
-	Hints annotations.Hints
-	// Policies are the non-hint items of the type's `mcp` tag, in order.
-	Policies []annotations.Item
+	// Tool is what the type's `mcp` tag says: hints and policies.
+	Tool annotations.Tool
 	// Generated reports that the plan came from generated data (cmd/mcpgen)
 	// rather than from reflection over the type's tags.
 	Generated bool
@@ -61,6 +56,13 @@ func (b *builder) plan(t reflect.Type) (*Plan, error) {
 	b.uses = structUses(t)
 	s, err := b.structSchema(t)
 	if err != nil {
+		if info := b.structs[t]; info != nil && info.meta != nil {
+			meta := info.meta
+			// Report a bad mcp tag together with the bad fields.
+			if _, merr := parseMeta(t, meta.tag); merr != nil {
+				err = errors.Join(merr, err)
+			}
+		}
 		return nil, err
 	}
 	s = b.finish(s)
@@ -84,7 +86,7 @@ func (b *builder) compilePlan(t reflect.Type, s *jsonschema.Schema) (*Plan, erro
 	}
 	p := &Plan{Type: t, root: dec, Schema: s}
 	if meta := b.structs[t].meta; meta != nil {
-		if err := p.parseMeta(meta.tag); err != nil {
+		if p.Tool, err = parseMeta(t, meta.tag); err != nil {
 			return nil, err
 		}
 	}
@@ -157,37 +159,21 @@ func tidy(s *jsonschema.Schema) {
 	}
 }
 
-func (p *Plan) parseMeta(tag string) error {
-	fail := func(msg string) error {
-		return &DefinitionError{Type: typeString(p.Type), Field: "_", Tag: fmt.Sprintf("mcp:%q", tag), Msg: msg}
+// parseMeta reads the `mcp` tag of t's blank field, reporting every wrong
+// item as a DefinitionError of its own.
+func parseMeta(t reflect.Type, tag string) (annotations.Tool, error) {
+	tl, err := annotations.Parse(tag)
+	if err == nil {
+		return tl, nil
 	}
-	items, err := annotations.ParseTag(tag)
-	if err != nil {
-		return fail(err.Error())
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
 	}
-	known := append(append([]string(nil), annotations.HintKeys...), PolicyKeys...)
-	for _, it := range items {
-		switch {
-		case annotations.IsHintKey(it.Key):
-			if err := p.Hints.Set(it); err != nil {
-				return fail(err.Error())
-			}
-		case contains(PolicyKeys, it.Key):
-			p.Policies = append(p.Policies, it)
-		default:
-			msg := fmt.Sprintf("unknown key %q", it.Key)
-			if s := suggest(it.Key, known); s != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", s)
-			}
-			return fail(msg)
-		}
+	for i, e := range errs {
+		errs[i] = &DefinitionError{Type: typeString(t), Field: "_", Tag: fmt.Sprintf("mcp:%q", tag), Msg: e.Error(), Err: e}
 	}
-	if err := p.Hints.Check(); err != nil {
-		de := fail(err.Error()).(*DefinitionError)
-		de.Err = err // errors.Is(err, annotations.ErrMeaningless)
-		return de
-	}
-	return nil
+	return tl, joinErrors(errs)
 }
 
 var statePool = sync.Pool{New: func() any { return new(decodeState) }}

@@ -362,23 +362,30 @@ func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
 	b.stack = append(b.stack, t)
 	defer func() { b.stack = b.stack[:len(b.stack)-1] }()
 
+	// Every bad tag is reported together: those collectFields finds, then
+	// those of the fields it accepted.
 	fields, meta, err := b.collectFields(t)
-	if err != nil {
-		return nil, err
-	}
 	info.meta = meta
+	var errs []error
+	if err != nil {
+		errs = append(errs, err)
+	}
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if b.opts.Comments != nil {
 		s.Description = b.opts.Comments(t, "")
 	}
 	for _, f := range fields {
 		if err := b.fieldSchema(t, f); err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		s.Properties.Set(f.name, f.schema)
 		if f.required {
 			s.Required = append(s.Required, f.name)
 		}
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
 	}
 	s.AdditionalProperties = jsonschema.FalseSchema
 	info.fields = fields
@@ -390,7 +397,8 @@ func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
 // collectFields lists the JSON properties of struct t in the order
 // encoding/json marshals them, promoting the fields of embedded structs. Two
 // fields with one name at the same depth are an error (encoding/json would
-// silently drop both).
+// silently drop both). With an error, it still returns the fields it could
+// accept, so that their tags are checked too.
 func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error) {
 	type cand struct {
 		f      *fieldInfo
@@ -399,10 +407,11 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 	}
 	cands := make([]cand, 0, t.NumField())
 	var meta *metaField
-	var walk func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error
-	walk = func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) error {
+	var errs []error // every bad tag, reported together
+	var walk func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool)
+	walk = func(st reflect.Type, index []int, depth int, prefix string, visited map[reflect.Type]bool) {
 		if visited[st] {
-			return nil
+			return
 		}
 		visited[st] = true
 		defer delete(visited, st)
@@ -417,26 +426,29 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 			goName := prefix + sf.Name
 			if sf.Name == "_" {
 				if tag, ok := sf.Tag.Lookup("mcp"); ok {
-					if depth > 0 || st != t {
-						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "tool metadata belongs on the argument type itself, not on an embedded struct"}
+					switch {
+					case depth > 0 || st != t:
+						errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "tool metadata belongs on the argument type itself, not on an embedded struct"})
+					case meta != nil:
+						errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "only one _ field may carry an mcp tag"})
+					default:
+						meta = &metaField{tag: tag}
 					}
-					if meta != nil {
-						return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tag), Msg: "only one _ field may carry an mcp tag"}
-					}
-					meta = &metaField{tag: tag}
 				}
 				continue
 			}
 			jsonTag, hasJSON := sf.Tag.Lookup("json")
 			jt, err := parseJSONTag(jsonTag, hasJSON)
 			if err != nil {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: err.Error()}
+				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: err.Error()})
+				continue
 			}
 			if jt.skip {
 				continue
 			}
 			if mcpTag, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", mcpTag), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"}
+				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", mcpTag), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"})
+				continue
 			}
 			start := len(paths)
 			paths = append(append(paths, index...), i)
@@ -448,9 +460,7 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 					et = et.Elem()
 				}
 				if et.Kind() == reflect.Struct && !isSpecialStruct(et) {
-					if err := walk(et, idx, depth+1, goName+".", visited); err != nil {
-						return err
-					}
+					walk(et, idx, depth+1, goName+".", visited)
 					continue
 				}
 				if !sf.IsExported() {
@@ -462,7 +472,8 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				continue
 			}
 			if jt.asString {
-				return &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported}
+				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported})
+				continue
 			}
 			name := jt.name
 			if name == "" {
@@ -472,19 +483,15 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 			fi := &infos[len(infos)-1]
 			fi.required = !jt.omitempty && !jt.omitzero
 			cands = append(cands, cand{fi, depth, jt.name != ""})
-			_ = jt
 		}
-		return nil
 	}
-	if err := walk(t, nil, 0, "", map[reflect.Type]bool{}); err != nil {
-		return nil, nil, err
-	}
+	walk(t, nil, 0, "", map[reflect.Type]bool{})
 	if !hasDuplicateNames(cands, func(c cand) string { return c.f.name }) {
 		out := make([]*fieldInfo, len(cands))
 		for i, c := range cands {
 			out[i] = c.f
 		}
-		return out, meta, nil
+		return out, meta, joinErrors(errs)
 	}
 	// Resolve names: shallowest wins, then tagged; a tie is an error.
 	byName := map[string][]cand{}
@@ -513,11 +520,12 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 			for _, c := range cs {
 				names = append(names, c.f.goName)
 			}
-			return nil, nil, &DefinitionError{Type: typeString(t), Field: best.f.goName, Msg: fmt.Sprintf("JSON name %q is used by %s at the same depth; encoding/json would drop them all: rename one with a json tag", n, strings.Join(names, " and "))}
+			errs = append(errs, &DefinitionError{Type: typeString(t), Field: best.f.goName, Msg: fmt.Sprintf("JSON name %q is used by %s at the same depth; encoding/json would drop them all: rename one with a json tag", n, strings.Join(names, " and "))})
+			continue
 		}
 		out = append(out, best.f)
 	}
-	return out, meta, nil
+	return out, meta, joinErrors(errs)
 }
 
 // hasDuplicateNames reports whether two elements of list share a name: by

@@ -278,12 +278,12 @@ func TestHints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := p.Hints.Annotations()
+	a := toolAnnotations(p.Tool.Hints)
 	if a.Title != "Read, only" || !a.ReadOnlyHint || a.DestructiveHint != nil || *a.OpenWorldHint {
 		t.Errorf("annotations %+v", a)
 	}
 	p, _ = PlanFor(tf[ZooHintsWrite](), Options{})
-	a = p.Hints.Annotations()
+	a = toolAnnotations(p.Tool.Hints)
 	if a.ReadOnlyHint || !*a.DestructiveHint || !a.IdempotentHint || !*a.OpenWorldHint {
 		t.Errorf("annotations %+v", a)
 	}

@@ -568,8 +568,8 @@ func goldenDoc(t *testing.T, e zooEntry) []byte {
 			t.Fatalf("PlanFor(%v): %v", e.in, err)
 		}
 		field("input", p.SchemaJSON)
-		if p.Hints != (annotations.Hints{}) {
-			a, err := json.Marshal(p.Hints.Annotations())
+		if p.Tool.Hints != (annotations.Hints{}) {
+			a, err := json.Marshal(toolAnnotations(p.Tool.Hints))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -916,4 +916,15 @@ func checkDefaultsAndExamples(t *testing.T, name string, root map[string]any, no
 			checkDefaultsAndExamples(t, name, root, v, where+"/"+k)
 		}
 	}
+}
+
+// toolAnnotations is how mcptool publishes hints, for the goldens: every
+// hint at its effective value, destructiveHint left out on a read-only tool.
+func toolAnnotations(h annotations.Hints) *mcp.ToolAnnotations {
+	e := h.Effective()
+	a := &mcp.ToolAnnotations{Title: h.Title, ReadOnlyHint: e.ReadOnly, IdempotentHint: e.Idempotent, OpenWorldHint: &e.OpenWorld}
+	if !e.ReadOnly {
+		a.DestructiveHint = &e.Destructive
+	}
+	return a
 }

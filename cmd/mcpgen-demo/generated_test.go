@@ -43,7 +43,7 @@ func TestGeneratedPlans(t *testing.T) {
 		require.NoError(t, err)
 		require.False(t, refl.Generated)
 		assert.Equal(t, string(refl.SchemaJSON), string(gen.SchemaJSON), typ.String())
-		assert.Equal(t, refl.Hints, gen.Hints, typ.String())
+		assert.Equal(t, refl.Tool, gen.Tool, typ.String())
 	}
 	for _, typ := range demoResultTypes {
 		gen, err := mcpreflect.OutputFor(typ, mcpreflect.Options{})
