@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 )
 
 const (
@@ -38,32 +38,20 @@ func newConformanceServer(t *testing.T) *mcp.Server {
 	return srv
 }
 
-// connect serves the conformance toolset to a go-sdk client over in-memory
-// transports. version "" lets the client pick (2026-07-28 in memory); the
-// session must end up on want.
-func connect(t *testing.T, opts *mcp.ClientOptions, version, want string) *mcp.ClientSession {
+// connect serves the conformance toolset to a go-sdk client (mcptest's) over
+// in-memory transports. version "" lets the client pick (2026-07-28 in
+// memory); the session must end up on want.
+func connect(t *testing.T, opts *mcp.ClientOptions, version, want string, more ...mcptest.Option) *mcptest.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newConformanceServer(t).Connect(ctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "conformance-test", Version: "1"}, opts)
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = cs.Close() })
-	require.Equal(t, want, cs.InitializeResult().ProtocolVersion, "negotiated protocol version")
-	return cs
+	c := mcptest.Client(t, nil, append([]mcptest.Option{mcptest.Server(newConformanceServer(t)),
+		mcptest.ClientOptions(opts), mcptest.Version(version)}, more...)...)
+	require.Equal(t, want, c.Session.InitializeResult().ProtocolVersion, "negotiated protocol version")
+	return c
 }
 
-func call(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+func call(t *testing.T, cs *mcptest.Conn, name string, args any) *mcp.CallToolResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	require.NoError(t, err, name)
-	return res
+	return cs.Call(name, args).CallToolResult
 }
 
 func text(t *testing.T, res *mcp.CallToolResult) string {
@@ -168,19 +156,8 @@ func TestInputBothEras(t *testing.T) {
 // round of a 2026-07-28 call.
 func TestMultipleInputsModern(t *testing.T) {
 	el := &elicitor{}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newConformanceServer(t).Connect(ctx, st, nil)
-	require.NoError(t, err)
-	defer ss.Close()
-	client := mcp.NewClient(&mcp.Implementation{Name: "conformance-test", Version: "1"},
-		&mcp.ClientOptions{ElicitationHandler: el.handle, CreateMessageHandler: sampler})
-	client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
-	cs, err := client.Connect(ctx, ct, nil)
-	require.NoError(t, err)
-	defer cs.Close()
-	require.Equal(t, modernVersion, cs.InitializeResult().ProtocolVersion)
+	cs := connect(t, nil, "", modernVersion, mcptest.Elicit(el.handle), mcptest.Sample(sampler),
+		mcptest.Roots(&mcp.Root{URI: "file:///work", Name: "work"}))
 	assert.Equal(t, "answer to Generate a greeting Alice: 1 root(s) visible",
 		text(t, call(t, cs, "test_input_required_result_multiple_inputs", map[string]any{})))
 	assert.Equal(t, "Client exposed 1 root(s): file:///work",
@@ -202,7 +179,7 @@ func TestMissingCapability(t *testing.T) {
 	for _, era := range []struct{ version, want string }{{legacyVersion, legacyVersion}, {"", modernVersion}} {
 		cs := connect(t, nil, era.version, era.want)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_missing_capability", Arguments: map[string]any{}})
+		_, err := cs.Session.CallTool(ctx, &mcp.CallToolParams{Name: "test_missing_capability", Arguments: map[string]any{}})
 		cancel()
 		var je *jsonrpc.Error
 		require.ErrorAs(t, err, &je, era.want)
@@ -215,34 +192,21 @@ func TestMissingCapability(t *testing.T) {
 
 // TestNotificationsLegacy checks progress and logging on a 2025-11-25 session.
 func TestNotificationsLegacy(t *testing.T) {
-	var logs, progress atomic.Int32
-	cs := connect(t, &mcp.ClientOptions{
-		LoggingMessageHandler:       func(context.Context, *mcp.LoggingMessageRequest) { logs.Add(1) },
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress.Add(1) },
-	}, legacyVersion, legacyVersion)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}))
+	cs := connect(t, nil, legacyVersion, legacyVersion, mcptest.LogLevel("debug"))
 	text(t, call(t, cs, "test_tool_with_logging", map[string]any{}))
-	params := &mcp.CallToolParams{Name: "test_tool_with_progress", Arguments: map[string]any{}}
-	params.SetProgressToken("tok-1")
-	res, err := cs.CallTool(ctx, params)
-	require.NoError(t, err)
-	assert.Equal(t, "tok-1", text(t, res), "the progress tool returns the token")
-	assert.Eventually(t, func() bool { return logs.Load() == 3 && progress.Load() == 3 }, 2*time.Second, 10*time.Millisecond,
-		"want 3 log and 3 progress notifications")
+	res := call(t, cs, "test_tool_with_progress", map[string]any{})
+	assert.Len(t, cs.Logs(3), 3, "want 3 log notifications")
+	progress := cs.Progress(3)
+	require.Len(t, progress, 3, "want 3 progress notifications")
+	assert.Equal(t, progress[0].ProgressToken, text(t, res), "the progress tool returns the token")
 }
 
 // TestJSONSchema202012 checks the schema json_schema_2020_12_tool publishes,
 // and that mcpgen enforces its allOf/if-then-else rules.
 func TestJSONSchema202012(t *testing.T) {
 	cs := connect(t, nil, "", modernVersion)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tools, err := cs.ListTools(ctx, nil)
-	require.NoError(t, err)
 	var schema map[string]any
-	for _, tool := range tools.Tools {
+	for _, tool := range cs.Tools() {
 		assert.NotEmpty(t, tool.Description, "tool %s has no description", tool.Name)
 		if tool.Name == "json_schema_2020_12_tool" {
 			raw, err := json.Marshal(tool.InputSchema)

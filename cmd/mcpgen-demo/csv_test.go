@@ -1,18 +1,14 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,7 +16,7 @@ import (
 // TestAnalyzeCSV analyzes the seeded sales.csv and checks the numbers
 // against a plain computation of the same file.
 func TestAnalyzeCSV(t *testing.T) {
-	cs, _ := demoClient(t, nil, nil)
+	cs, _ := demoClient(t, nil)
 	want := map[string]float64{}
 	recs, err := csv.NewReader(strings.NewReader(salesCSV())).ReadAll()
 	require.NoError(t, err)
@@ -32,7 +28,7 @@ func TestAnalyzeCSV(t *testing.T) {
 		}
 	}
 
-	got := okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "sales.csv"}))
+	got := okResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "sales.csv"}))
 	assert.Equal(t, "sales.csv", got["file"])
 	assert.Equal(t, 24.0, got["rows"])
 	assert.Equal(t, []any{"month", "region", "product"}, got["skippedColumns"])
@@ -47,7 +43,7 @@ func TestAnalyzeCSV(t *testing.T) {
 	}
 
 	// Only the operations asked for.
-	got = okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "./sales.csv", "operations": []string{"average"}}))
+	got = okResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "./sales.csv", "operations": []string{"average"}}))
 	c := got["columns"].([]any)[0].(map[string]any)
 	assert.Equal(t, []string{"average", "name"}, sortedKeys(c))
 }
@@ -68,7 +64,7 @@ func sortedKeys(m map[string]any) []string {
 // the data directory, files that are missing or not CSV, operations that do
 // not exist.
 func TestAnalyzeCSVRefusals(t *testing.T) {
-	cs, dir := demoClient(t, nil, nil)
+	cs, dir := demoClient(t, nil)
 	files := filepath.Join(dir, "files")
 	secret := filepath.Join(dir, "secret.csv")
 	require.NoError(t, os.WriteFile(secret, []byte("a\n1\n"), 0o600))
@@ -88,18 +84,18 @@ func TestAnalyzeCSVRefusals(t *testing.T) {
 		"empty.csv":           `"empty.csv" is empty: no header row`,
 		"scratch":             `"scratch" is not a regular file`,
 	} {
-		msg := errResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": path}))
+		msg := errResult(t, cs.Call("analyze_csv", map[string]any{"filepath": path}))
 		assert.Contains(t, msg, want, path)
 	}
-	msg := errResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "sales.csv", "operations": []string{"sum", "median"}}))
+	msg := errResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "sales.csv", "operations": []string{"sum", "median"}}))
 	assert.Contains(t, msg, `operations[1]: must be one of "sum", "average", "count", got "median" (enum)`)
 
-	got := okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "alias.csv", "operations": []string{"count"}}))
+	got := okResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "alias.csv", "operations": []string{"count"}}))
 	assert.Equal(t, 24.0, got["rows"], "a symlink that stays inside is followed")
 
 	// The BOM is not part of the first name; NaN is text; a column of
 	// empty cells has nothing to report; an unnamed column gets a name.
-	got = okResult(t, callTool(t, cs, "analyze_csv", map[string]any{"filepath": "mixed.csv"}))
+	got = okResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "mixed.csv"}))
 	assert.Equal(t, []any{"n", "word", "blank"}, got["skippedColumns"])
 	cols := got["columns"].([]any)
 	require.Len(t, cols, 1)
@@ -109,15 +105,9 @@ func TestAnalyzeCSVRefusals(t *testing.T) {
 // TestAnalyzeCSVProgress streams a larger file and checks the progress
 // notifications: increasing, in bytes, with the file's size as the total.
 func TestAnalyzeCSVProgress(t *testing.T) {
-	var mu sync.Mutex
-	var seen []*mcp.ProgressNotificationParams
 	a, dir := newDemoApp(t, nil)
 	a.demo.files.progressEvery = 1000
-	cs := demoSession(t, a, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-		mu.Lock()
-		seen = append(seen, req.Params)
-		mu.Unlock()
-	}}, "")
+	cs := demoSession(t, a, "")
 	var b strings.Builder
 	b.WriteString("id,value\n")
 	for i := 1; i <= 10_500; i++ {
@@ -126,26 +116,15 @@ func TestAnalyzeCSVProgress(t *testing.T) {
 	path := filepath.Join(dir, "files", "big.csv")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o600))
 
-	params := &mcp.CallToolParams{Name: "analyze_csv", Arguments: map[string]any{"filepath": "big.csv", "operations": []string{"count", "sum"}}}
-	params.SetProgressToken("csv-1")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, params)
-	require.NoError(t, err)
-	got := okResult(t, res)
+	got := okResult(t, cs.Call("analyze_csv", map[string]any{"filepath": "big.csv", "operations": []string{"count", "sum"}}))
 	assert.Equal(t, 10_500.0, got["rows"])
 	assert.Equal(t, map[string]any{"name": "value", "count": 10_500.0, "sum": 10_500*0.5 + float64(sumMod7(10_500))}, got["columns"].([]any)[1])
 
 	size := float64(len(b.String()))
-	require.Eventually(t, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(seen) == 11
-	}, 2*time.Second, 10*time.Millisecond, "progress every 1000 rows, then done")
-	mu.Lock()
-	defer mu.Unlock()
+	seen := cs.Progress(11)
+	require.Len(t, seen, 11, "progress every 1000 rows, then done")
 	for i, p := range seen {
-		assert.Equal(t, "csv-1", p.ProgressToken)
+		assert.Equal(t, "analyze_csv-1", p.ProgressToken, "the token the call sent")
 		assert.Equal(t, size, p.Total)
 		if i > 0 {
 			assert.Greater(t, p.Progress, seen[i-1].Progress)

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 )
 
 // newDemoApp builds the demo toolset on a fresh data directory. mod may
@@ -34,73 +34,43 @@ func newDemoApp(t *testing.T, mod func(*config)) (*app, string) {
 	return a, dir
 }
 
-// demoSession connects a go-sdk client to a's server over in-memory
-// transports, on protocol version ("" lets them pick: 2026-07-28).
-func demoSession(t *testing.T, a *app, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+// demoSession connects a go-sdk client (mcptest's) to a's server over
+// in-memory transports, on protocol version ("" lets them pick: 2026-07-28).
+func demoSession(t *testing.T, a *app, version string, opts ...mcptest.Option) *mcptest.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	t.Cleanup(cancel)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := a.srv.Connect(ctx, st, nil)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "1"}, opts)
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return mcptest.Client(t, nil, append([]mcptest.Option{mcptest.Server(a.srv), mcptest.Version(version)}, opts...)...)
 }
 
 // demoClient is a demo toolset on a fresh data directory and a client
 // session to it.
-func demoClient(t *testing.T, mod func(*config), opts *mcp.ClientOptions) (*mcp.ClientSession, string) {
+func demoClient(t *testing.T, mod func(*config), opts ...mcptest.Option) (*mcptest.Conn, string) {
 	t.Helper()
 	a, dir := newDemoApp(t, mod)
-	return demoSession(t, a, opts, ""), dir
-}
-
-// callTool calls a tool; protocol errors fail the test.
-func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	require.NoError(t, err, name)
-	return res
+	return demoSession(t, a, "", opts...), dir
 }
 
 // okResult returns a successful call's structuredContent, decoded into a
 // generic map.
-func okResult(t *testing.T, res *mcp.CallToolResult) map[string]any {
+func okResult(t *testing.T, res *mcptest.Result) map[string]any {
 	t.Helper()
-	require.False(t, res.IsError, "isError result: %s", demoText(res))
-	raw, err := json.Marshal(res.StructuredContent)
-	require.NoError(t, err)
+	require.False(t, res.IsError, "isError result: %s", res.Text())
 	var m map[string]any
-	require.NoError(t, json.Unmarshal(raw, &m))
+	res.Decode(&m)
 	// The text block carries the same JSON, for clients that ignore
 	// structuredContent.
-	assert.JSONEq(t, string(raw), demoText(res))
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(raw), res.Text())
 	return m
 }
 
 // errResult returns the text of an isError result.
-func errResult(t *testing.T, res *mcp.CallToolResult) string {
+func errResult(t *testing.T, res *mcptest.Result) string {
 	t.Helper()
-	require.True(t, res.IsError, "want an isError result, got %s", demoText(res))
-	txt := demoText(res)
+	require.True(t, res.IsError, "want an isError result, got %s", res.Text())
+	txt := res.ErrorText()
 	assert.NotContains(t, txt, "internal error", "the model should read what went wrong")
 	return txt
-}
-
-func demoText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 // confirmer answers the confirmation questions of delete_file and
@@ -162,12 +132,9 @@ func TestDemoToolDefinitions(t *testing.T) {
 		"create_record": "Create Database Record", "web_search": "Web Search",
 	}
 	a, _ := newDemoApp(t, nil)
-	cs := demoSession(t, a, nil, "")
-	ctx := context.Background()
-	lt, err := cs.ListTools(ctx, nil)
-	require.NoError(t, err)
+	cs := demoSession(t, a, "")
 	var names []string
-	for _, tl := range lt.Tools {
+	for _, tl := range cs.Tools() {
 		names = append(names, tl.Name)
 		t.Run(tl.Name, func(t *testing.T) {
 			h, ok := want[tl.Name]
@@ -228,10 +195,10 @@ func keys[V any](m map[string]V) []string {
 }
 
 func TestCalculateSum(t *testing.T) {
-	cs, _ := demoClient(t, nil, nil)
-	assert.Equal(t, map[string]any{"sum": 6.5}, okResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 2.5, "b": 4})))
-	assert.Contains(t, errResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 1e308, "b": 1e308})), "overflows")
-	msg := errResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": "2"}))
+	cs, _ := demoClient(t, nil)
+	assert.Equal(t, map[string]any{"sum": 6.5}, okResult(t, cs.Call("calculate_sum", map[string]any{"a": 2.5, "b": 4})))
+	assert.Contains(t, errResult(t, cs.Call("calculate_sum", map[string]any{"a": 1e308, "b": 1e308})), "overflows")
+	msg := errResult(t, cs.Call("calculate_sum", map[string]any{"a": "2"}))
 	assert.Contains(t, msg, "a: must be a number, got string (type)")
 	assert.Contains(t, msg, "b: is required but missing (required)")
 }
@@ -242,33 +209,24 @@ func TestCalculateSum(t *testing.T) {
 // 2026-07-28).
 func TestStreamableHTTP(t *testing.T) {
 	a, _ := newDemoApp(t, nil)
-	ts := httptest.NewServer(mcptool.NewHTTPHandler(a.srv, nil))
-	defer ts.Close()
 	for _, tc := range []struct{ version, want, page string }{
 		{"2025-11-25", "2025-11-25", "cheat sheet"},
 		{"", "2026-07-28", "onboarding checklist"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
 			conf := &confirmer{accept: true}
-			client := mcp.NewClient(&mcp.Implementation{Name: "demo-http-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: conf.handle})
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: tc.version})
-			require.NoError(t, err)
-			defer cs.Close()
-			require.Equal(t, tc.want, cs.InitializeResult().ProtocolVersion)
-			lt, err := cs.ListTools(ctx, nil)
-			require.NoError(t, err)
-			assert.Len(t, lt.Tools, 11)
-			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, callTool(t, cs, "calculate_sum", map[string]any{"a": 1, "b": 2})))
+			cs := demoSession(t, a, tc.version, mcptest.HTTP(nil), mcptest.Elicit(conf.handle))
+			require.Equal(t, tc.want, cs.Session.InitializeResult().ProtocolVersion)
+			assert.Len(t, cs.Tools(), 11)
+			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, cs.Call("calculate_sum", map[string]any{"a": 1, "b": 2})))
 
-			hits := okResult(t, callTool(t, cs, "search_pages", map[string]any{"query": tc.page}))["results"].([]any)
+			hits := okResult(t, cs.Call("search_pages", map[string]any{"query": tc.page}))["results"].([]any)
 			require.Len(t, hits, 1)
 			id := hits[0].(map[string]any)["id"]
-			del := okResult(t, callTool(t, cs, "delete_page", map[string]any{"id": id}))
+			del := okResult(t, cs.Call("delete_page", map[string]any{"id": id}))
 			assert.Equal(t, true, del["deleted"])
 			assert.Len(t, conf.questions(), 1, "the user was asked once")
-			assert.Contains(t, errResult(t, callTool(t, cs, "get_page", map[string]any{"id": id})), "no page with id")
+			assert.Contains(t, errResult(t, cs.Call("get_page", map[string]any{"id": id})), "no page with id")
 		})
 	}
 }
@@ -277,18 +235,11 @@ func TestStreamableHTTP(t *testing.T) {
 // so a 2025-era client cannot be asked to confirm, and delete_page refuses.
 func TestStatelessHTTP(t *testing.T) {
 	a, _ := newDemoApp(t, nil)
-	ts := httptest.NewServer(mcptool.NewHTTPHandler(a.srv, &mcptool.HTTPOptions{Stateless: true}))
-	defer ts.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "demo-http-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: (&confirmer{accept: true}).handle})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(t, err)
-	defer cs.Close()
-	hits := okResult(t, callTool(t, cs, "search_pages", map[string]any{"query": "welcome"}))["results"].([]any)
+	cs := demoSession(t, a, "2025-11-25", mcptest.HTTP(&mcptool.HTTPOptions{Stateless: true}), mcptest.Elicit((&confirmer{accept: true}).handle))
+	hits := okResult(t, cs.Call("search_pages", map[string]any{"query": "welcome"}))["results"].([]any)
 	require.Len(t, hits, 1)
-	assert.Contains(t, errResult(t, callTool(t, cs, "delete_page", map[string]any{"id": 1})), "cannot ask the user")
-	okResult(t, callTool(t, cs, "get_page", map[string]any{"id": 1}))
+	assert.Contains(t, errResult(t, cs.Call("delete_page", map[string]any{"id": 1})), "cannot ask the user")
+	okResult(t, cs.Call("get_page", map[string]any{"id": 1}))
 }
 
 func TestFlags(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var updateDocs = flag.Bool("update", false, "rewrite docs/tools.md from the demo's tools")
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
+)
 
 const toolsDoc = "../../docs/tools.md"
 
@@ -25,34 +24,10 @@ const toolsDoc = "../../docs/tools.md"
 func TestToolsDocUpToDate(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, writeDocs(&b, "markdown"))
-	if *updateDocs {
-		require.NoError(t, os.WriteFile(toolsDoc, b.Bytes(), 0o644))
-		return
+	mcptest.Golden(t, toolsDoc, b.Bytes())
+	if t.Failed() {
+		t.Log("go generate ./cmd/mcpgen-demo rewrites it too")
 	}
-	have, err := os.ReadFile(toolsDoc)
-	require.NoError(t, err, "docs/tools.md is missing: run go generate ./cmd/mcpgen-demo")
-	if !bytes.Equal(have, b.Bytes()) {
-		t.Errorf("docs/tools.md is stale: run go generate ./cmd/mcpgen-demo (or go test ./cmd/mcpgen-demo -run TestToolsDocUpToDate -update)\n%s",
-			firstDiff(string(have), b.String()))
-	}
-}
-
-// firstDiff shows the first line where two texts differ.
-func firstDiff(have, want string) string {
-	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(hl), len(wl)); i++ {
-		var h, w string
-		if i < len(hl) {
-			h = hl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if h != w {
-			return "line " + strconv.Itoa(i+1) + ":\n  file:      " + h + "\n  generated: " + w
-		}
-	}
-	return ""
 }
 
 func TestDocsCommand(t *testing.T) {
@@ -83,4 +58,22 @@ func TestDocsCommand(t *testing.T) {
 
 	assert.ErrorContains(t, run(context.Background(), []string{"docs", "-format", "yaml"}, nil, &stdout, &stderr), `unknown format "yaml"`)
 	assert.ErrorContains(t, run(context.Background(), []string{"docs", "extra"}, nil, &stdout, &stderr), `unexpected argument "extra"`)
+}
+
+// firstDiff shows the first line where two texts differ.
+func firstDiff(have, want string) string {
+	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
+	for i := 0; i < max(len(hl), len(wl)); i++ {
+		var h, w string
+		if i < len(hl) {
+			h = hl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if h != w {
+			return "line " + strconv.Itoa(i+1) + ":\n  file:      " + h + "\n  generated: " + w
+		}
+	}
+	return ""
 }

@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 )
 
 // TestDeleteFile deletes the seeded draft after the user confirms, in both
@@ -17,12 +18,12 @@ func TestDeleteFile(t *testing.T) {
 		t.Run("version="+version, func(t *testing.T) {
 			conf := &confirmer{accept: true}
 			a, dir := newDemoApp(t, nil)
-			cs := demoSession(t, a, &mcp.ClientOptions{ElicitationHandler: conf.handle}, version)
+			cs := demoSession(t, a, version, mcptest.Elicit(conf.handle))
 			draft := filepath.Join(dir, "files", "scratch", "draft.txt")
 			fi, err := os.Stat(draft)
 			require.NoError(t, err, "seeded")
 
-			got := okResult(t, callTool(t, cs, "delete_file", map[string]any{"path": "scratch/draft.txt"}))
+			got := okResult(t, cs.Call("delete_file", map[string]any{"path": "scratch/draft.txt"}))
 			assert.Equal(t, map[string]any{"path": "scratch/draft.txt", "deleted": true, "size": float64(fi.Size())}, got)
 			_, err = os.Stat(draft)
 			assert.ErrorIs(t, err, os.ErrNotExist)
@@ -31,7 +32,7 @@ func TestDeleteFile(t *testing.T) {
 			assert.Contains(t, conf.questions()[0], "scratch/draft.txt")
 
 			// Idempotent: a second call deletes nothing more, and says why.
-			assert.Contains(t, errResult(t, callTool(t, cs, "delete_file", map[string]any{"path": "scratch/draft.txt"})), `"scratch/draft.txt" does not exist`)
+			assert.Contains(t, errResult(t, cs.Call("delete_file", map[string]any{"path": "scratch/draft.txt"})), `"scratch/draft.txt" does not exist`)
 		})
 	}
 }
@@ -41,7 +42,7 @@ func TestDeleteFile(t *testing.T) {
 func TestDeleteFileRefusals(t *testing.T) {
 	conf := &confirmer{accept: true}
 	a, dir := newDemoApp(t, nil)
-	cs := demoSession(t, a, &mcp.ClientOptions{ElicitationHandler: conf.handle}, "")
+	cs := demoSession(t, a, "", mcptest.Elicit(conf.handle))
 	outside := filepath.Join(dir, "keep.txt")
 	require.NoError(t, os.WriteFile(outside, []byte("keep"), 0o600))
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "files", "link-out")))
@@ -54,7 +55,7 @@ func TestDeleteFileRefusals(t *testing.T) {
 		".":                 `"." is a directory`,
 		"scratch/missing.x": "does not exist",
 	} {
-		assert.Contains(t, errResult(t, callTool(t, cs, "delete_file", map[string]any{"path": path})), want, path)
+		assert.Contains(t, errResult(t, cs.Call("delete_file", map[string]any{"path": path})), want, path)
 	}
 	_, err := os.Stat(outside)
 	require.NoError(t, err, "nothing outside the files folder was touched")
@@ -62,17 +63,17 @@ func TestDeleteFileRefusals(t *testing.T) {
 	require.NoError(t, err)
 
 	draft := filepath.Join(dir, "files", "scratch", "draft.txt")
-	declined := demoSession(t, a, &mcp.ClientOptions{ElicitationHandler: (&confirmer{}).handle}, "2025-11-25")
-	assert.Contains(t, errResult(t, callTool(t, declined, "delete_file", map[string]any{"path": "scratch/draft.txt"})), "the user did not confirm (decline); delete_file was not run")
-	cannotAsk := demoSession(t, a, nil, "2025-11-25")
-	assert.Contains(t, errResult(t, callTool(t, cannotAsk, "delete_file", map[string]any{"path": "scratch/draft.txt"})), "cannot ask the user")
+	declined := demoSession(t, a, "2025-11-25", mcptest.Elicit((&confirmer{}).handle))
+	assert.Contains(t, errResult(t, declined.Call("delete_file", map[string]any{"path": "scratch/draft.txt"})), "the user did not confirm (decline); delete_file was not run")
+	cannotAsk := demoSession(t, a, "2025-11-25")
+	assert.Contains(t, errResult(t, cannotAsk.Call("delete_file", map[string]any{"path": "scratch/draft.txt"})), "cannot ask the user")
 	_, err = os.Stat(draft)
 	require.NoError(t, err, "not deleted")
 
 	// -confirm=false: for clients that cannot ask, no question.
 	a, dir = newDemoApp(t, func(c *config) { c.noConfirm = true })
-	cs = demoSession(t, a, nil, "")
-	okResult(t, callTool(t, cs, "delete_file", map[string]any{"path": "scratch/draft.txt"}))
+	cs = demoSession(t, a, "")
+	okResult(t, cs.Call("delete_file", map[string]any{"path": "scratch/draft.txt"}))
 	_, err = os.Stat(filepath.Join(dir, "files", "scratch", "draft.txt"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }

@@ -58,8 +58,8 @@ func fakeGitHub(t *testing.T, prefix, token string) *httptest.Server {
 
 func TestGitHubCreateIssue(t *testing.T) {
 	gh := fakeGitHub(t, "/api/v3", "secret")
-	cs, _ := demoClient(t, func(c *config) { c.githubURL = gh.URL + "/api/v3/"; c.githubToken = "secret" }, nil)
-	got := okResult(t, callTool(t, cs, "github_create_issue", map[string]any{
+	cs, _ := demoClient(t, func(c *config) { c.githubURL = gh.URL + "/api/v3/"; c.githubToken = "secret" })
+	got := okResult(t, cs.Call("github_create_issue", map[string]any{
 		"repo": "octocat/hello-world", "title": "Crash on empty input", "body": "Steps: ...", "labels": []string{"bug", "good first issue"}}))
 	assert.Equal(t, map[string]any{"number": 42.0, "url": "https://github.com/octocat/hello-world/issues/42",
 		"title": "Crash on empty input", "state": "open", "labels": []any{"bug", "good first issue"}}, got)
@@ -73,7 +73,7 @@ func TestGitHubCreateIssue(t *testing.T) {
 	} {
 		var m map[string]any
 		require.NoError(t, json.Unmarshal([]byte(args), &m))
-		assert.Contains(t, errResult(t, callTool(t, cs, "github_create_issue", m)), want, args)
+		assert.Contains(t, errResult(t, cs.Call("github_create_issue", m)), want, args)
 	}
 }
 
@@ -93,8 +93,8 @@ func TestGitHubUnavailable(t *testing.T) {
 		{"bad URL", "ftp://example.com", "secret", `the server's URL "ftp://example.com" is not an http(s) URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, _ := demoClient(t, func(c *config) { c.githubURL = tc.url; c.githubToken = tc.token }, nil)
-			assert.Contains(t, errResult(t, callTool(t, cs, "github_create_issue", args)), tc.want)
+			cs, _ := demoClient(t, func(c *config) { c.githubURL = tc.url; c.githubToken = tc.token })
+			assert.Contains(t, errResult(t, cs.Call("github_create_issue", args)), tc.want)
 		})
 	}
 }

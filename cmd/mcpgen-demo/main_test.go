@@ -8,22 +8,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
-// buildDemo builds the demo binary once per test binary run.
+// buildDemo builds the demo binary into the test's temporary directory.
 func buildDemo(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpgen-demo")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return bin
+	return mcptest.Binary(t, ".")
 }
 
 // TestStdio runs the built demo as a subprocess, on a fresh data directory,
@@ -35,19 +31,13 @@ func TestStdio(t *testing.T) {
 	bin := buildDemo(t)
 	for _, version := range []string{"2025-11-25", ""} {
 		t.Run("version="+version, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
 			var stderr bytes.Buffer
 			dataDir := filepath.Join(t.TempDir(), "data")
 			cmd := exec.Command(bin, "-data", dataDir)
 			cmd.Stderr = &stderr
-			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, &mcp.ClientSessionOptions{ProtocolVersion: version})
-			require.NoError(t, err)
-			lt, err := cs.ListTools(ctx, nil)
-			require.NoError(t, err)
+			cs := mcptest.Client(t, nil, mcptest.Command(cmd), mcptest.Version(version))
 			var names []string
-			for _, tl := range lt.Tools {
+			for _, tl := range cs.Tools() {
 				names = append(names, tl.Name)
 				assert.NotEmpty(t, tl.Description, tl.Name)
 				// A binary's package path is "main", a test binary's the
@@ -63,25 +53,19 @@ func TestStdio(t *testing.T) {
 			}
 			assert.Subset(t, names, []string{"calculate_sum", "analyze_csv", "execute_command", "github_create_issue", "get_weather",
 				"web_search", "create_record", "delete_file", "search_pages", "get_page", "delete_page"})
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 2.5, "b": 4}})
-			require.NoError(t, err)
+			res := cs.Call("calculate_sum", map[string]any{"a": 2.5, "b": 4})
 			require.False(t, res.IsError, "%v", res.Content)
 			assert.Equal(t, map[string]any{"sum": 6.5}, res.StructuredContent)
 
-			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": "two"}})
-			require.NoError(t, err)
-			require.True(t, res.IsError)
-			text := res.Content[0].(*mcp.TextContent).Text
+			text := cs.Call("calculate_sum", map[string]any{"a": "two"}).ErrorText()
 			assert.Contains(t, text, "a: must be a number, got string (type)")
 			assert.Contains(t, text, "b: is required but missing (required)")
 
 			// The data directory was created and seeded on this first run.
-			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "analyze_csv", Arguments: map[string]any{"filepath": "sales.csv", "operations": []string{"count"}}})
-			require.NoError(t, err)
+			res = cs.Call("analyze_csv", map[string]any{"filepath": "sales.csv", "operations": []string{"count"}})
 			require.False(t, res.IsError, "%v", res.Content)
 			assert.Equal(t, 24.0, res.StructuredContent.(map[string]any)["rows"])
-			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_pages", Arguments: map[string]any{"query": "welcome"}})
-			require.NoError(t, err)
+			res = cs.Call("search_pages", map[string]any{"query": "welcome"})
 			require.False(t, res.IsError, "%v", res.Content)
 			assert.Len(t, res.StructuredContent.(map[string]any)["results"], 1)
 			require.NoError(t, cs.Close())

@@ -13,14 +13,14 @@ import (
 // TestCreateRecord stores records and reads them back from the database
 // file with a connection of its own.
 func TestCreateRecord(t *testing.T) {
-	cs, dir := demoClient(t, nil, nil)
-	first := okResult(t, callTool(t, cs, "create_record", map[string]any{"table": "tasks", "data": map[string]any{"title": "Write docs", "done": false, "big": json.RawMessage("12345678901234567890")}}))
+	cs, dir := demoClient(t, nil)
+	first := okResult(t, cs.Call("create_record", map[string]any{"table": "tasks", "data": map[string]any{"title": "Write docs", "done": false, "big": json.RawMessage("12345678901234567890")}}))
 	assert.Equal(t, "tasks", first["table"])
 	assert.Equal(t, 1.0, first["id"])
 	assert.Equal(t, true, first["tableCreated"])
 	assert.NotEmpty(t, first["createdAt"])
 	// Not idempotent: the same call adds another record.
-	second := okResult(t, callTool(t, cs, "create_record", map[string]any{"table": "tasks", "data": map[string]any{"title": "Write docs", "done": false}}))
+	second := okResult(t, cs.Call("create_record", map[string]any{"table": "tasks", "data": map[string]any{"title": "Write docs", "done": false}}))
 	assert.Equal(t, 2.0, second["id"])
 	assert.Equal(t, false, second["tableCreated"])
 
@@ -46,7 +46,7 @@ func TestCreateRecord(t *testing.T) {
 		{"tasks", map[string]any{}, "data: must have at least 1 property"},
 		{"tasks", []any{1}, "data: must be an object"},
 	} {
-		msg := errResult(t, callTool(t, cs, "create_record", map[string]any{"table": tc.table, "data": tc.data}))
+		msg := errResult(t, cs.Call("create_record", map[string]any{"table": tc.table, "data": tc.data}))
 		assert.Contains(t, msg, tc.want, tc.table)
 	}
 	var n int
@@ -62,6 +62,6 @@ func TestCreateRecordTableCap(t *testing.T) {
 		_, err := db.Exec(`INSERT INTO record_tables (name, created_at) VALUES (?, 'x')`, "t"+string(rune('a'+i%26))+string(rune('a'+i/26)))
 		require.NoError(t, err)
 	}
-	cs := demoSession(t, a, nil, "")
-	assert.Contains(t, errResult(t, callTool(t, cs, "create_record", map[string]any{"table": "one_more", "data": map[string]any{"x": 1}})), "the most it allows")
+	cs := demoSession(t, a, "")
+	assert.Contains(t, errResult(t, cs.Call("create_record", map[string]any{"table": "one_more", "data": map[string]any{"x": 1}})), "the most it allows")
 }

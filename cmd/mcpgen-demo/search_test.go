@@ -45,33 +45,33 @@ func fakeSearXNG(t *testing.T) *httptest.Server {
 
 func TestWebSearch(t *testing.T) {
 	sx := fakeSearXNG(t)
-	cs, _ := demoClient(t, func(c *config) { c.searchURL = sx.URL + "/search" }, nil)
-	got := okResult(t, callTool(t, cs, "web_search", map[string]any{"query": "model context protocol tools", "limit": 2}))
+	cs, _ := demoClient(t, func(c *config) { c.searchURL = sx.URL + "/search" })
+	got := okResult(t, cs.Call("web_search", map[string]any{"query": "model context protocol tools", "limit": 2}))
 	assert.Equal(t, map[string]any{"query": "model context protocol tools", "results": []any{
 		map[string]any{"title": "Tools - Model Context Protocol", "url": "https://modelcontextprotocol.io/docs/concepts/tools", "snippet": "Tools are a powerful primitive..."},
 		map[string]any{"title": "Tool annotations", "url": "https://example.com/annotations", "snippet": "readOnlyHint, destructiveHint"},
 	}}, got)
-	got = okResult(t, callTool(t, cs, "web_search", map[string]any{"query": "anything"}))
+	got = okResult(t, cs.Call("web_search", map[string]any{"query": "anything"}))
 	assert.Len(t, got["results"], 3, "the default limit is 5")
-	assert.Equal(t, []any{}, okResult(t, callTool(t, cs, "web_search", map[string]any{"query": "nothing"}))["results"])
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": "json off"})),
+	assert.Equal(t, []any{}, okResult(t, cs.Call("web_search", map[string]any{"query": "nothing"}))["results"])
+	assert.Contains(t, errResult(t, cs.Call("web_search", map[string]any{"query": "json off"})),
 		"the search engine answered 403 Forbidden (a SearXNG instance answers 403 to format=json unless its settings.yml lists json under search.formats)")
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": ""})), "query: must be at least 1 character long")
+	assert.Contains(t, errResult(t, cs.Call("web_search", map[string]any{"query": ""})), "query: must be at least 1 character long")
 }
 
 func TestWebSearchUnavailable(t *testing.T) {
-	cs, _ := demoClient(t, nil, nil)
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": "x"})),
+	cs, _ := demoClient(t, nil)
+	assert.Contains(t, errResult(t, cs.Call("web_search", map[string]any{"query": "x"})),
 		"no search endpoint configured; set MCPGEN_SEARCH_URL (or -search-url)")
 
-	cs, _ = demoClient(t, func(c *config) { c.searchURL = deadURL(t) + "/search" }, nil)
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": "x"})), "cannot reach the search engine at 127.0.0.1:")
+	cs, _ = demoClient(t, func(c *config) { c.searchURL = deadURL(t) + "/search" })
+	assert.Contains(t, errResult(t, cs.Call("web_search", map[string]any{"query": "x"})), "cannot reach the search engine at 127.0.0.1:")
 
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"status": "ok"}`))
 	}))
 	defer ts.Close()
-	cs, _ = demoClient(t, func(c *config) { c.searchURL = ts.URL }, nil)
-	assert.Contains(t, errResult(t, callTool(t, cs, "web_search", map[string]any{"query": "x"})), "answered without a results list")
+	cs, _ = demoClient(t, func(c *config) { c.searchURL = ts.URL })
+	assert.Contains(t, errResult(t, cs.Call("web_search", map[string]any{"query": "x"})), "answered without a results list")
 }

@@ -84,9 +84,9 @@ func newFakeOpenMeteo(t *testing.T) *fakeOpenMeteo {
 
 func TestGetWeather(t *testing.T) {
 	om := newFakeOpenMeteo(t)
-	cs, _ := demoClient(t, func(c *config) { c.weatherURL = om.URL; c.geocodingURL = om.URL }, nil)
+	cs, _ := demoClient(t, func(c *config) { c.weatherURL = om.URL; c.geocodingURL = om.URL })
 
-	got := okResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Berlin"}))
+	got := okResult(t, cs.Call("get_weather", map[string]any{"location": "Berlin"}))
 	assert.Equal(t, map[string]any{
 		"location": map[string]any{"name": "Berlin", "region": "Land Berlin", "country": "Germany", "latitude": 52.52437, "longitude": 13.41053, "timezone": "Europe/Berlin"},
 		"time":     "2026-03-01T14:45", "conditions": "Slight rain", "weatherCode": 61.0,
@@ -101,14 +101,14 @@ func TestGetWeather(t *testing.T) {
 	assert.Empty(t, om.queries[0].Get("temperature_unit"))
 
 	// "Paris, France" picks the French one; imperial units are asked for.
-	got = okResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Paris, france", "units": "imperial"}))
+	got = okResult(t, cs.Call("get_weather", map[string]any{"location": "Paris, france", "units": "imperial"}))
 	assert.Equal(t, "France", got["location"].(map[string]any)["country"])
 	assert.Equal(t, "°F", got["units"].(map[string]any)["temperature"])
 	assert.Equal(t, "fahrenheit", om.queries[1].Get("temperature_unit"))
 	assert.Equal(t, "mph", om.queries[1].Get("wind_speed_unit"))
-	got = okResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Paris, US"}))
+	got = okResult(t, cs.Call("get_weather", map[string]any{"location": "Paris, US"}))
 	assert.Equal(t, "United States", got["location"].(map[string]any)["country"], "by country code")
-	got = okResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "paris,texas"}))
+	got = okResult(t, cs.Call("get_weather", map[string]any{"location": "paris,texas"}))
 	assert.Equal(t, "Texas", got["location"].(map[string]any)["region"], "by region")
 }
 
@@ -117,7 +117,7 @@ func TestGetWeather(t *testing.T) {
 // network.
 func TestGetWeatherNoData(t *testing.T) {
 	om := newFakeOpenMeteo(t)
-	cs, _ := demoClient(t, func(c *config) { c.weatherURL = om.URL; c.geocodingURL = om.URL }, nil)
+	cs, _ := demoClient(t, func(c *config) { c.weatherURL = om.URL; c.geocodingURL = om.URL })
 	for loc, want := range map[string]string{
 		"Atlantis":        `no place named "Atlantis" found`,
 		"Paris, Narnia":   `no place named "Paris" in "Narnia" found`,
@@ -126,16 +126,16 @@ func TestGetWeatherNoData(t *testing.T) {
 		", France":        "give a place name or postal code of at least 2 characters",
 		"x":               "location: must be at least 2 characters long",
 	} {
-		assert.Contains(t, errResult(t, callTool(t, cs, "get_weather", map[string]any{"location": loc})), want, loc)
+		assert.Contains(t, errResult(t, cs.Call("get_weather", map[string]any{"location": loc})), want, loc)
 	}
-	assert.Contains(t, errResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Berlin", "units": "kelvin"})), `units: must be one of "metric", "imperial"`)
+	assert.Contains(t, errResult(t, cs.Call("get_weather", map[string]any{"location": "Berlin", "units": "kelvin"})), `units: must be one of "metric", "imperial"`)
 
 	dead := deadURL(t)
-	cs, _ = demoClient(t, func(c *config) { c.weatherURL = dead; c.geocodingURL = dead }, nil)
-	assert.Contains(t, errResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Berlin"})),
+	cs, _ = demoClient(t, func(c *config) { c.weatherURL = dead; c.geocodingURL = dead })
+	assert.Contains(t, errResult(t, cs.Call("get_weather", map[string]any{"location": "Berlin"})),
 		"cannot reach the geocoding service at 127.0.0.1:")
 	// Geocoding works, the forecast API is down.
-	cs, _ = demoClient(t, func(c *config) { c.weatherURL = dead; c.geocodingURL = om.URL }, nil)
-	assert.Contains(t, errResult(t, callTool(t, cs, "get_weather", map[string]any{"location": "Berlin"})),
+	cs, _ = demoClient(t, func(c *config) { c.weatherURL = dead; c.geocodingURL = om.URL })
+	assert.Contains(t, errResult(t, cs.Call("get_weather", map[string]any{"location": "Berlin"})),
 		"cannot reach the weather service at 127.0.0.1:")
 }

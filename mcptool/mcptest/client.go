@@ -30,12 +30,13 @@ type Conn struct {
 	// for (and for calls expected to fail with a protocol error).
 	Session *mcp.ClientSession
 
-	t       testing.TB
-	timeout time.Duration
-	level   mcp.LoggingLevel
-	modern  bool
-	seq     atomic.Int64
-	close   sync.Once
+	t        testing.TB
+	timeout  time.Duration
+	level    mcp.LoggingLevel
+	modern   bool
+	seq      atomic.Int64
+	close    sync.Once
+	closeErr error
 
 	mu       sync.Mutex
 	progress []*mcp.ProgressNotificationParams
@@ -77,7 +78,9 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	c.Session = cs
 	c.modern = cs.InitializeResult().ProtocolVersion >= "2026-07-28"
 	t.Cleanup(func() {
-		c.Close()
+		if err := c.Close(); err != nil {
+			t.Logf("mcptest: closing the client: %v", err)
+		}
 		stop()
 		if cfg.leaks {
 			if err := goleak.Find(leakOpts...); err != nil {
@@ -152,14 +155,13 @@ func dial(t testing.TB, reg *mcptool.Registry, cfg *config) (mcp.Transport, func
 }
 
 // Close closes the client session (and with it the subprocess of
-// [Command]). It is called when the test ends; call it earlier to test what
-// happens after a client leaves.
-func (c *Conn) Close() {
-	c.close.Do(func() {
-		if err := c.Session.Close(); err != nil {
-			c.t.Logf("mcptest: closing the client: %v", err)
-		}
-	})
+// [Command], waiting for it to exit) and returns the error of closing, the
+// same on every call. It is called when the test ends; call it earlier to
+// check that the server shuts down cleanly, or what happens after a client
+// leaves.
+func (c *Conn) Close() error {
+	c.close.Do(func() { c.closeErr = c.Session.Close() })
+	return c.closeErr
 }
 
 // Call calls the named tool with args (anything that marshals to a JSON

@@ -201,7 +201,9 @@ func TestStdio(t *testing.T) {
 			if tools := c.Tools(); len(tools) != 1 || tools[0].Description != "Shouts the text." {
 				t.Errorf("tools: %+v", tools)
 			}
-			c.Close()
+			if err := c.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
 			if !strings.Contains(stderr.String(), "serving on stdio") {
 				t.Errorf("stderr: %q", stderr.String())
 			}
