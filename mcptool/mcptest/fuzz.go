@@ -34,8 +34,10 @@ const maxReported = 3
 //   - a document the schema refuses gets an isError "invalid arguments"
 //     result that names a path where it breaks the schema, and the tool
 //     does not run: only mcpgen's argument check gives that result, so any
-//     other result (success, an error of the tool, an internal error) means
-//     the tool ran on arguments its schema refuses.
+//     other answer (success, an error of the tool, an internal error) means
+//     the tool ran on arguments its schema refuses, or that a policy
+//     (confirmation, rate limit) answered before the arguments were
+//     checked.
 //
 // The documents are valid ones (typical, smallest and largest values, the
 // catalogue's example, random mixes), boundary values of every keyword at
@@ -48,7 +50,9 @@ const maxReported = 3
 // The documents are the same for the same schema and [Seed]. Each broken
 // one is printed as it was sent, to become a regression test. The calls go
 // through a [Client] made with opts, so the tool runs as a client would
-// reach it; a tool that asks the user needs [Elicit].
+// reach it; a tool that asks the user needs [Elicit]. The tool runs once
+// for every valid document: point tools with side effects at test data,
+// and mind rate limits, which refuse (and so skip) the calls over them.
 func Fuzz(t testing.TB, reg *mcptool.Registry, name string, opts ...Option) {
 	t.Helper()
 	cfg := newConfig(opts)
@@ -276,7 +280,8 @@ func (f *fuzzer) check(c *Conn, doc []byte) (valid bool, kind, detail string) {
 			return valid, "refused a document the published schema accepts", details("refused for "+strings.Join(rules, ", "), text)
 		}
 	case !valid && !refused:
-		return valid, "the tool ran on a document the published schema refuses", details(oneLine(verr.Error()), text)
+		return valid, "a document the published schema refuses was not refused for its arguments (the tool ran, or a policy answered before the arguments were checked)",
+			details(oneLine(verr.Error()), text)
 	case !valid:
 		want := oraclePaths(verr, inst)
 		if !namesAny(reportedPaths(text), want) {

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
+)
+
+// fuzzKnown are the demo tools whose fuzzing finds breaches of the
+// contract that are being fixed elsewhere; remove a tool once its fix lands.
+var fuzzKnown = map[string]string{
+	// Issue 13: confirmation and rate limits run before the arguments are
+	// checked, so an invalid call gets their answer instead of its
+	// violations.
+	"delete_file":         "confirm runs before the argument check (issue 13)",
+	"delete_page":         "confirm runs before the argument check (issue 13)",
+	"get_weather":         "the rate limit runs before the argument check (issue 13)",
+	"github_create_issue": "the rate limit runs before the argument check (issue 13)",
+	"web_search":          "the rate limit runs before the argument check (issue 13)",
+	// Issue 14: int64 fields publish no minimum/maximum, so 2^63 is valid
+	// for the schema and refused by the decoder.
+	"get_page": "int64 ids publish no range (issue 14)",
+}
+
+// TestFuzzDemoTools fuzzes every demo tool from its published schema (see
+// mcptest.Fuzz): valid documents never panic or fail internally, invalid
+// ones are refused with their violations. Upstream services are dead URLs:
+// no call leaves the machine.
+func TestFuzzDemoTools(t *testing.T) {
+	a, _ := newDemoApp(t, func(c *config) {
+		dead := deadURL(t)
+		c.searchURL, c.weatherURL, c.geocodingURL, c.githubURL = dead, dead, dead, dead
+		c.allow = []string{"echo"}
+	})
+	for _, tl := range a.reg.Tools() {
+		t.Run(tl.Name, func(t *testing.T) {
+			if why, ok := fuzzKnown[tl.Name]; ok {
+				t.Skip(why)
+			}
+			mcptest.Fuzz(t, a.reg, tl.Name, mcptest.Server(a.srv))
+		})
+	}
+}
