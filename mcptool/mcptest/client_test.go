@@ -229,3 +229,15 @@ func TestNoLeaks(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCall measures one tools/call through the in-memory client: the
+// helpers take a testing.TB, so benchmarks use them too.
+func BenchmarkCall(b *testing.B) {
+	c := mcptest.Client(b, sumRegistry())
+	args := map[string]any{"a": 1, "b": 2}
+	for b.Loop() {
+		if c.Call("sum", args).IsError {
+			b.Fatal("isError")
+		}
+	}
+}

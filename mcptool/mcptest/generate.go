@@ -121,6 +121,9 @@ func (g *generator) pick(m mode) mode {
 // value generates a value of schema s.
 func (g *generator) value(s map[string]any, m mode, depth int) any {
 	s = g.resolve(s)
+	if depth > 2*maxDepth {
+		return nil // a recursive type that requires itself: give up here
+	}
 	orig := m // mixed stays mixed for the children
 	random := m == mixed && g.rng.IntN(2) == 0
 	m = g.pick(m)

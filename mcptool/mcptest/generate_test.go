@@ -152,3 +152,15 @@ func mustCompile(t *testing.T, p string) *regexp.Regexp {
 	}
 	return re
 }
+
+// TestGeneratorRecursion checks that a type that requires itself does not
+// make the generator recurse without end.
+func TestGeneratorRecursion(t *testing.T) {
+	f, err := compileFuzzer("loop", []byte(`{"type":"object","required":["next"],"properties":{"next":{"$ref":"#"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs := f.documents(rand.New(rand.NewPCG(1, 2))); len(docs) == 0 {
+		t.Error("no documents")
+	}
+}
