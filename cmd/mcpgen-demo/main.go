@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer stop()
 	if cfg.httpAddr == "" {
 		logger.Info("serving on stdio", "toolset", cfg.toolset)
-		return a.srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+		return a.srv.Run(ctx, &mcptool.StdioTransport{Reader: stdin, Writer: stdout})
 	}
 	return serveHTTP(ctx, a.srv, cfg, logger)
 }
@@ -151,10 +151,6 @@ func splitList(s string) []string {
 	}
 	return out
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // app is a toolset ready to serve: its registry, its server, and what to
 // release when done.

@@ -47,7 +47,7 @@ func main() {
 		log.Fatal(err) // a bad tag is an error naming the type, the field and the tag
 	}
 	srv := reg.Server(&mcp.Implementation{Name: "notes", Version: "1.0.0"}, nil)
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := srv.Run(context.Background(), &mcptool.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }

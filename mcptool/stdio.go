@@ -1,0 +1,327 @@
+package mcptool
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// StdioTransport is an [mcp.Transport] for serving over stdin and stdout
+// (or any reader and writer) with newline-delimited JSON-RPC, built to
+// survive its peer:
+//
+//   - A line that is not a JSON-RPC message is answered with a JSON-RPC
+//     error, and the next line is served: -32700 (parse error, id null) for
+//     invalid JSON, JSON nested deeper than 1000 levels, or a line longer
+//     than [mcp.DefaultMaxLineLength] bytes; -32600 (invalid request, with
+//     the line's id when it has a usable one) for valid JSON that is not a
+//     JSON-RPC 2.0 message, and for batches, which no current protocol
+//     revision allows.
+//   - When the input ends (the client closed stdin), every request already
+//     read is still answered: the connection ends only once the last
+//     response is written. Requests the server sent the client and that are
+//     still unanswered (sampling, elicitation, roots) fail with
+//     [mcp.ErrConnectionClosed], since no answer can arrive.
+//
+// go-sdk's [mcp.StdioTransport] instead ends the session at the first bad
+// line, and at end of input cancels the requests in flight and drops their
+// responses.
+//
+// Serve with [mcp.Server.Run], which returns once the input has ended and
+// every response is written:
+//
+//	err := srv.Run(ctx, &mcptool.StdioTransport{})
+type StdioTransport struct {
+	// Reader is the input; nil means os.Stdin. If it is an io.Closer, it is
+	// closed with the connection.
+	Reader io.Reader
+	// Writer is the output; nil means os.Stdout. It is never closed.
+	Writer io.Writer
+}
+
+// Connect implements [mcp.Transport]. Call it once.
+func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+	r, w := t.Reader, t.Writer
+	if r == nil {
+		r = os.Stdin
+	}
+	if w == nil {
+		w = os.Stdout
+	}
+	c := &stdioConn{
+		in:       r,
+		out:      w,
+		incoming: make(chan jsonrpc.Message),
+		changed:  make(chan struct{}),
+		closed:   make(chan struct{}),
+		pending:  map[jsonrpc.ID]struct{}{},
+		calls:    map[jsonrpc.ID]struct{}{},
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+// maxStdioDepth is the deepest nesting of a line's JSON that go-sdk's
+// message decoder accepts.
+const maxStdioDepth = 1000
+
+// errPeerClosed answers the server's own requests still waiting for the
+// client when its input ends. Its code is go-sdk's "client is closing",
+// which go-sdk reports to the caller as [mcp.ErrConnectionClosed].
+var errPeerClosed = &jsonrpc.Error{Code: -32003, Message: "the client closed its input"}
+
+// stdioConn is the [mcp.Connection] of a [StdioTransport].
+//
+// A goroutine reads lines, answers the malformed ones itself, and hands the
+// messages to Read. Read keeps track of the calls it returned (pending)
+// until Write sends their responses, and of the calls Write sent (calls)
+// until Read returns their responses; at end of input it answers the calls
+// itself and reports io.EOF only once nothing is pending, because go-sdk
+// cancels the requests in flight and writes no more responses once Read
+// fails.
+type stdioConn struct {
+	in  io.Reader
+	wmu sync.Mutex // serializes writes to out, one line each
+	out io.Writer
+
+	incoming chan jsonrpc.Message // from readLoop to Read
+
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]struct{} // calls read, not yet answered
+	calls   map[jsonrpc.ID]struct{} // calls written, not yet answered
+	eof     bool                    // readLoop is done
+	readErr error                   // why, if not end of input
+	changed chan struct{}           // closed and replaced on each change of the above
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// signal wakes a Read waiting for a change of state; c.mu is held.
+func (c *stdioConn) signal() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+func (c *stdioConn) readLoop() {
+	br := bufio.NewReaderSize(c.in, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, mcp.DefaultMaxLineLength)
+		var msg jsonrpc.Message
+		switch {
+		case tooLong:
+			c.writeError(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength))
+		case len(bytes.TrimSpace(line)) > 0:
+			var (
+				id     json.RawMessage
+				code   int64
+				reason string
+			)
+			msg, id, code, reason = parseLine(line)
+			if msg == nil {
+				c.writeError(id, code, reason)
+			}
+		}
+		if msg != nil {
+			select {
+			case c.incoming <- msg:
+			case <-c.closed:
+				return
+			}
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.eof = true
+			if !errors.Is(err, io.EOF) {
+				c.readErr = err
+			}
+			c.signal()
+			c.mu.Unlock()
+			return
+		}
+	}
+}
+
+// readLine reads one line of at most max bytes. A longer line is consumed
+// and reported as tooLong. err is set at the end of input, which may follow
+// a last line without a newline.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, tooLong, err
+		}
+	}
+}
+
+// parseLine decodes one line into a message, or says how to answer it: the
+// id to answer (nil for null), the JSON-RPC error code and message.
+func parseLine(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64, reason string) {
+	line = bytes.TrimSpace(line)
+	// go-sdk's decoder stops after the first value; a line is one value.
+	if !json.Valid(line) {
+		return nil, nil, jsonrpc.CodeParseError, "parse error: invalid JSON"
+	}
+	if line[0] != '[' {
+		m, err := jsonrpc.DecodeMessage(line)
+		if err == nil {
+			return m, nil, 0, ""
+		}
+		reason = err.Error()
+	}
+	if tooDeep(line, maxStdioDepth) {
+		return nil, nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: JSON nested deeper than %d levels", maxStdioDepth)
+	}
+	if line[0] == '[' {
+		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported"
+	}
+	var env struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &env) == nil && len(env.ID) > 0 && (env.ID[0] == '"' || env.ID[0] == '-' || env.ID[0] >= '0' && env.ID[0] <= '9') {
+		id = env.ID
+	}
+	return nil, id, jsonrpc.CodeInvalidRequest, "invalid request: " + reason
+}
+
+// tooDeep reports whether the valid JSON text data nests arrays and objects
+// deeper than max.
+func tooDeep(data []byte, max int) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			if depth++; depth > max {
+				return true
+			}
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+	}
+}
+
+// writeError answers a line that is no message. A failed write is left to
+// the next Write to find.
+func (c *stdioConn) writeError(id json.RawMessage, code int64, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
+	if err != nil {
+		return
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, _ = c.out.Write(append(data, '\n'))
+}
+
+// Read implements [mcp.Connection].
+func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		c.mu.Lock()
+		if c.eof {
+			for id := range c.calls {
+				delete(c.calls, id)
+				c.mu.Unlock()
+				return &jsonrpc.Response{ID: id, Error: errPeerClosed}, nil
+			}
+			if len(c.pending) == 0 {
+				err := c.readErr
+				c.mu.Unlock()
+				if err != nil {
+					return nil, err
+				}
+				return nil, io.EOF
+			}
+		}
+		changed := c.changed
+		c.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case <-changed:
+		case msg := <-c.incoming:
+			c.mu.Lock()
+			switch m := msg.(type) {
+			case *jsonrpc.Request:
+				if m.IsCall() {
+					c.pending[m.ID] = struct{}{}
+				}
+			case *jsonrpc.Response:
+				delete(c.calls, m.ID)
+			}
+			c.mu.Unlock()
+			return msg, nil
+		}
+	}
+}
+
+// Write implements [mcp.Connection].
+func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("mcptool: encoding a message: %w", err)
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.mu.Lock()
+		c.calls[req.ID] = struct{}{}
+		c.signal()
+		c.mu.Unlock()
+	}
+	c.wmu.Lock()
+	_, err = c.out.Write(append(data, '\n'))
+	c.wmu.Unlock()
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		c.signal()
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// Close implements [mcp.Connection]: a blocked Read returns, and the reader
+// is closed if it can be.
+func (c *stdioConn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if rc, ok := c.in.(io.Closer); ok {
+			err = rc.Close()
+		}
+	})
+	return err
+}
+
+// SessionID implements [mcp.Connection]; stdio has no sessions.
+func (c *stdioConn) SessionID() string { return "" }

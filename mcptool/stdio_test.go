@@ -1,0 +1,261 @@
+package mcptool_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// stdioPeer is the client side of a server run on a StdioTransport over
+// pipes: it writes lines and reads responses.
+type stdioPeer struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	done chan error // Run's result
+}
+
+func runStdio(t *testing.T, srv *mcp.Server) *stdioPeer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &stdioPeer{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	p.out.Buffer(nil, 1<<20)
+	go func() {
+		p.done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: outW})
+		_ = outW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = inW.Close()
+		_ = outR.Close()
+	})
+	return p
+}
+
+func (p *stdioPeer) send(line string) {
+	p.t.Helper()
+	_, err := io.WriteString(p.in, line+"\n")
+	require.NoError(p.t, err)
+}
+
+// recv reads the next message the server wrote.
+func (p *stdioPeer) recv() map[string]any {
+	p.t.Helper()
+	got := make(chan bool, 1)
+	go func() { got <- p.out.Scan() }()
+	select {
+	case ok := <-got:
+		require.True(p.t, ok, "output ended: %v", p.out.Err())
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no message from the server within 10s")
+	}
+	var m map[string]any
+	require.NoError(p.t, json.Unmarshal(p.out.Bytes(), &m), "%s", p.out.Bytes())
+	return m
+}
+
+func (p *stdioPeer) initialize(capabilities string) {
+	p.t.Helper()
+	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":` + capabilities + `,"clientInfo":{"name":"t","version":"1"}}}`)
+	require.Equal(p.t, "init", p.recv()["id"])
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// wait returns Run's result, failing if Run does not return within 10s.
+func (p *stdioPeer) wait() error {
+	p.t.Helper()
+	select {
+	case err := <-p.done:
+		return err
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("Run did not return within 10s")
+		return nil
+	}
+}
+
+func errorOf(t *testing.T, m map[string]any) (id any, code float64, message string) {
+	t.Helper()
+	e, ok := m["error"].(map[string]any)
+	require.True(t, ok, "not an error response: %v", m)
+	require.Contains(t, m, "id")
+	return m["id"], e["code"].(float64), e["message"].(string)
+}
+
+// TestStdioTransportMalformedLines: every line that is no JSON-RPC message
+// gets its error, and the server goes on serving.
+func TestStdioTransportMalformedLines(t *testing.T) {
+	reg := mcptool.NewRegistry()
+	require.NoError(t, mcptool.Add(reg, "echo", func(_ context.Context, in struct {
+		S string `json:"s"`
+	}) (string, error) {
+		return in.S, nil
+	}, mcptool.Description("Echo s.")))
+	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p.initialize(`{}`)
+
+	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	for _, tc := range []struct {
+		name, line string
+		id         any
+		code       float64
+		message    string
+	}{
+		{"bad JSON", `{"jsonrpc":"2.0","id":5,`, nil, -32700, "parse error: invalid JSON"},
+		{"two values", `{"jsonrpc":"2.0","id":5,"method":"ping"} {}`, nil, -32700, "parse error: invalid JSON"},
+		{"not UTF-8 JSON", "\xff\xfe", nil, -32700, "parse error: invalid JSON"},
+		{"nested past encoding/json", nested(100000), nil, -32700, "parse error: invalid JSON"},
+		{"nested past go-sdk", `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"x":` + nested(1001) + `}}`, nil, -32700, "parse error: JSON nested deeper than 1000 levels"},
+		{"wrong version", `{"jsonrpc":"1.0","id":"v","method":"ping"}`, "v", -32600, `invalid request: invalid message version tag "1.0"; expected "2.0"`},
+		{"bad id type", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, nil, -32600, "invalid request: "},
+		{"response without id", `{"jsonrpc":"2.0","result":{}}`, nil, -32600, "invalid request: "},
+		{"not an object", `42`, nil, -32600, "invalid request: "},
+		{"batch", `[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, nil, -32600, "invalid request: JSON-RPC batches are not supported"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p.t = t
+			p.send(tc.line)
+			id, code, message := errorOf(t, p.recv())
+			assert.Equal(t, tc.id, id)
+			assert.Equal(t, tc.code, code)
+			assert.Contains(t, message, tc.message)
+
+			p.send(`{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"echo","arguments":{"s":"still here"}}}`)
+			m := p.recv()
+			require.Equal(t, "after", m["id"], "%v", m)
+			assert.Equal(t, "still here", m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+		})
+	}
+	p.t = t
+
+	// A nesting depth go-sdk accepts is served.
+	p.send(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":{"x":` + nested(990) + `}}`)
+	m := p.recv()
+	assert.Equal(t, "deep", m["id"])
+	assert.NotContains(t, m, "error")
+
+	// Blank lines are skipped, and a last line without a newline is served.
+	p.send("")
+	_, err := io.WriteString(p.in, `{"jsonrpc":"2.0","id":"last","method":"ping"}`)
+	require.NoError(t, err)
+	require.NoError(t, p.in.Close())
+	assert.Equal(t, "last", p.recv()["id"])
+	require.NoError(t, p.wait())
+}
+
+// TestStdioTransportLongLine: a line longer than mcp.DefaultMaxLineLength is
+// refused without being buffered, and the next line is served.
+func TestStdioTransportLongLine(t *testing.T) {
+	p := runStdio(t, mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p.initialize(`{}`)
+	go func() {
+		_, _ = io.WriteString(p.in, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"`+strings.Repeat("a", mcp.DefaultMaxLineLength)+`"}}`+"\n")
+		_, _ = io.WriteString(p.in, `{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
+	}()
+	id, code, message := errorOf(t, p.recv())
+	assert.Nil(t, id)
+	assert.Equal(t, -32700.0, code)
+	assert.Equal(t, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength), message)
+	assert.Equal(t, 2.0, p.recv()["id"])
+}
+
+// TestStdioTransportDrainsAtEOF: the calls in flight when the input ends run
+// to completion, uncancelled, and all their responses are written before Run
+// returns.
+func TestStdioTransportDrainsAtEOF(t *testing.T) {
+	const calls = 8
+	release := make(chan struct{})
+	cancelled := make(chan error, calls)
+	reg := mcptool.NewRegistry()
+	require.NoError(t, mcptool.Add(reg, "slow", func(ctx context.Context, in struct {
+		N int `json:"n"`
+	}) (int, error) {
+		<-release
+		cancelled <- ctx.Err()
+		return in.N, nil
+	}, mcptool.Description("Wait, then return n.")))
+	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p.initialize(`{}`)
+	for i := range calls {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"slow","arguments":{"n":%d}}}`, i, i))
+	}
+	require.NoError(t, p.in.Close())
+	select {
+	case err := <-p.done:
+		t.Fatalf("Run returned with %d calls in flight: %v", calls, err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	seen := map[float64]bool{}
+	for range calls {
+		m := p.recv()
+		require.NotContains(t, m, "error")
+		id := m["id"].(float64)
+		assert.Equal(t, id, m["result"].(map[string]any)["structuredContent"].(map[string]any)["result"])
+		seen[id] = true
+	}
+	assert.Len(t, seen, calls)
+	require.NoError(t, p.wait())
+	for range calls {
+		assert.NoError(t, <-cancelled, "a call's ctx was cancelled at end of input")
+	}
+}
+
+// TestStdioTransportFailsServerRequestsAtEOF: a tool that asks the client
+// something after the client closed its input gets mcp.ErrConnectionClosed
+// instead of waiting forever, and its response is still written.
+func TestStdioTransportFailsServerRequestsAtEOF(t *testing.T) {
+	inputClosed := make(chan struct{})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "ask", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		<-inputClosed
+		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "sure?", RequestedSchema: map[string]any{"type": "object"}})
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(errors.Is(err, mcp.ErrConnectionClosed))}}}, nil
+	})
+	p := runStdio(t, srv)
+	p.initialize(`{"elicitation":{"form":{}}}`)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
+	require.NoError(t, p.in.Close())
+	close(inputClosed)
+	m := p.recv()
+	require.Equal(t, "elicitation/create", m["method"], "%v", m)
+	m = p.recv()
+	require.Equal(t, 1.0, m["id"], "%v", m)
+	assert.Equal(t, "true", m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+	require.NoError(t, p.wait())
+}
+
+// TestStdioTransportCancel: cancelling Run's context ends the session while
+// the input stays open.
+func TestStdioTransportCancel(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	go func() { done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: io.Discard}) }()
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after its context was cancelled")
+	}
+	// The reader was closed with the connection.
+	_, err := inW.Write([]byte("\n"))
+	assert.ErrorIs(t, err, io.ErrClosedPipe)
+}
