@@ -29,6 +29,10 @@ type HTTPOptions struct {
 	Logger *slog.Logger
 	// MaxRequestBodyBytes bounds a request body. Default 4 MiB.
 	MaxRequestBodyBytes int64
+	// EventStore keeps the events of 2025-era streams, so a client resumes
+	// a dropped stream with Last-Event-ID. Default: in memory. Replicas use
+	// a shared one (adapters/redis).
+	EventStore mcp.EventStore
 }
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -51,6 +55,9 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	if o.MaxRequestBodyBytes == 0 {
 		o.MaxRequestBodyBytes = 4 << 20
 	}
+	if o.EventStore == nil {
+		o.EventStore = mcp.NewMemoryEventStore(nil)
+	}
 	get := func(*http.Request) *mcp.Server { return srv }
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
@@ -64,7 +71,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 			Logger:              o.Logger,
 			SessionTimeout:      o.SessionTimeout,
 			MaxRequestBodyBytes: o.MaxRequestBodyBytes,
-			EventStore:          mcp.NewMemoryEventStore(nil),
+			EventStore:          o.EventStore,
 		})
 		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if statelessWire(r, o.MaxRequestBodyBytes) {
