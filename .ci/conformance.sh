@@ -12,6 +12,9 @@
 #   c020-2025  0.2.0-alpha.12  --requirements 2025-11-25
 #   c020-2026  0.2.0-alpha.12  --requirements 2026-07-28 (stateless wire)
 #
+# and then, against a second server started with -stateless, one leg per
+# tasks-* scenario of 0.2.0-alpha.12 (the Tasks extension; none may fail).
+#
 # A leg fails when the suite exits non-zero (an unexpected failure or warning
 # in a scored scenario, or a stale baseline entry), or when a scenario the suite
 # runs unscored (pending: json-schema-2020-12, http-header-validation,
@@ -126,32 +129,35 @@ if [[ ! -f "$C020" ]]; then log "installing $C020_PKG"; npm_install "$WORK/c020"
 #    and logs the URL it got.
 log "building cmd/mcpgen-demo"
 (cd "$ROOT" && timeout "$BUILD_TIMEOUT" go build -o "$WORK/mcpgen-demo" ./cmd/mcpgen-demo)
+start_server() { # demo flags...
+  : >"$SERVER_LOG"
+  "$WORK/mcpgen-demo" -toolset conformance -http 127.0.0.1:0 "$@" >"$SERVER_LOG" 2>&1 &
+  SERVER_PID=$!
+
+  URL=""
+  deadline=$((SECONDS + START_TIMEOUT))
+  while [[ -z "$URL" ]]; do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      cat "$SERVER_LOG" >&2
+      echo "conformance: the server exited" >&2
+      exit 1
+    fi
+    ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; echo "conformance: the server did not start" >&2; exit 1; }
+    URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$SERVER_LOG" | head -n1 | cut -d= -f2 || true)"
+    [[ -n "$URL" ]] || sleep 0.1
+  done
+
+  # Wait until it answers HTTP (any status will do).
+  until timeout 5 "$NODE" -e '
+    fetch(process.argv[1], {signal: AbortSignal.timeout(2000)})
+      .then(() => process.exit(0), () => process.exit(1))' "$URL"; do
+    ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; echo "conformance: $URL does not answer" >&2; exit 1; }
+    sleep 0.2
+  done
+  log "server at $URL (pid $SERVER_PID)"
+}
 SERVER_LOG="$OUT/server.log"
-: >"$SERVER_LOG"
-"$WORK/mcpgen-demo" -toolset conformance -http 127.0.0.1:0 >"$SERVER_LOG" 2>&1 &
-SERVER_PID=$!
-
-URL=""
-deadline=$((SECONDS + START_TIMEOUT))
-while [[ -z "$URL" ]]; do
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    cat "$SERVER_LOG" >&2
-    echo "conformance: the server exited" >&2
-    exit 1
-  fi
-  ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; echo "conformance: the server did not start" >&2; exit 1; }
-  URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$SERVER_LOG" | head -n1 | cut -d= -f2 || true)"
-  [[ -n "$URL" ]] || sleep 0.1
-done
-
-# Wait until it answers HTTP (any status will do).
-until timeout 5 "$NODE" -e '
-  fetch(process.argv[1], {signal: AbortSignal.timeout(2000)})
-    .then(() => process.exit(0), () => process.exit(1))' "$URL"; do
-  ((SECONDS < deadline)) || { cat "$SERVER_LOG" >&2; echo "conformance: $URL does not answer" >&2; exit 1; }
-  sleep 0.2
-done
-log "server at $URL (pid $SERVER_PID)"
+start_server
 
 # Scenario names of the baseline (a "scenario:check" entry names its scenario).
 mapfile -t EXPECTED < <(sed -n 's/^[[:space:]]*-[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$BASELINE" | cut -d: -f1)
@@ -202,12 +208,38 @@ run_leg c020-2025 "${C020_PKG##*@}" "$C020" --requirements 2025-11-25
 run_leg c020-2026 "${C020_PKG##*@}" "$C020" --requirements 2026-07-28
 
 STATUS=0
-((FAIL == 0)) || STATUS=1
 if ! kill -0 "$SERVER_PID" 2>/dev/null; then
   log "the server died during the run; log: $SERVER_LOG"
   STATUS=1
   KEEP=1
 fi
+
+# 4. The tasks extension against a stateless server (-stateless: every
+#    request on its own, as replicas behind a load balancer see them). Each
+#    tasks-* scenario of the suite runs on its own, and every one must pass.
+TASK_SCENARIOS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields
+  tasks-request-state-removal tasks-mrtr-input tasks-request-headers
+  tasks-dispatch-and-envelope tasks-status-notifications
+  tasks-required-task-error tasks-mrtr-composition)
+stop_server() {
+  if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  SERVER_PID=""
+}
+stop_server
+SERVER_LOG="$OUT/server-stateless.log"
+start_server -stateless
+for scenario in "${TASK_SCENARIOS[@]}"; do
+  run_leg "tasks-stateless-$scenario" "${C020_PKG##*@}" "$C020" --scenario "$scenario"
+done
+if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+  log "the stateless server died during the run; log: $SERVER_LOG"
+  STATUS=1
+  KEEP=1
+fi
+((FAIL == 0)) || STATUS=1
 [[ $KEEP -eq 0 ]] || log "results kept in $OUT"
 echo "conformance: $PASS passed, $FAIL failed"
 exit $STATUS

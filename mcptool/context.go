@@ -17,6 +17,7 @@ type callState struct {
 	tool *tool
 	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
 	peer Peer                 // the client end; nil for direct calls
+	task *taskRun             // the task the call runs as, if it may become one
 
 	mu           sync.Mutex
 	lastProgress float64

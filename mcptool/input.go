@@ -55,6 +55,11 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 	if cs == nil || cs.peer == nil {
 		return nil, fmt.Errorf("%w: the tool was not called through an MCP session", ErrInputUnsupported)
 	}
+	if cs.task != nil {
+		if out, ok, err := cs.task.ask(ctx, cs, requests); ok {
+			return out, err
+		}
+	}
 	keys := slices.Sorted(maps.Keys(requests))
 	out := mcp.InputResponseMap{}
 	if cs.req != nil && isModern(cs.req) {

@@ -34,6 +34,7 @@ type toolConfig struct {
 	dialect        *bool
 	noOutputSchema bool
 	middleware     []Middleware
+	taskSet        TaskSettings
 }
 
 type registryConfig struct {
@@ -47,6 +48,7 @@ type registryConfig struct {
 	audit        *slog.Logger
 	auditArgs    bool
 	cache        *mcpreflect.Cache
+	tasks        TaskSettings
 }
 
 type toolOption func(*toolConfig)

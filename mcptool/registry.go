@@ -29,6 +29,7 @@ type Registry struct {
 	snap    atomic.Pointer[toolSet] // the sorted snapshot; nil after a change
 	subs    map[uint64]func(added []*tool, removed []string)
 	nextSub uint64
+	tasks   taskRuntime
 }
 
 // toolSet is an immutable snapshot of a registry's tools.

@@ -35,6 +35,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 			Logging: &mcp.LoggingCapabilities{},
 		}
 	}
+	o.Capabilities = withTasksCapability(o.Capabilities)
 	s := mcp.NewServer(impl, &o)
 	r.Mount(s)
 	return s
@@ -50,6 +51,7 @@ func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
 	_, cancel := r.subscribe(func([]*tool, []string) { m.reconcile() })
 	m.cancel = cancel
 	m.reconcile()
+	r.serveTasks(s)
 	runtime.AddCleanup(s, func(c func()) { c() }, cancel)
 	return func() {
 		cancel()
@@ -117,6 +119,9 @@ func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
 		cs, err := r.newCallState(t, req)
 		if err != nil {
 			return nil, err
+		}
+		if run := runFrom(ctx); run != nil {
+			cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
 		}
 		ctx = withCallState(ctx, cs)
 		res, err := r.run(ctx, cs, &Call{Name: t.name, Arguments: req.Params.Arguments, Request: req})

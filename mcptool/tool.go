@@ -37,6 +37,7 @@ type tool struct {
 	out   *mcpreflect.Output
 	noOut bool
 	pol   policy
+	task  taskSpec
 	// descSuffix is added to the description once it is known.
 	descSuffix string
 	invoke     Handler // decode, call, marshal
@@ -86,7 +87,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if output.Structured() && !cfg.noOutputSchema {
 		def.OutputSchema = output.SchemaJSON
 	}
-	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, descSuffix: cfg.descSuffix}, nil
+	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.

@@ -106,6 +106,9 @@ func registerConformance(reg *mcptool.Registry) error {
 	add("test_trigger_tool_change", triggerToolChange(reg), "Removes and re-adds a transient tool, so clients get notifications/tools/list_changed.",
 		mcptool.Destructive(false), mcptool.Idempotent(true), mcptool.OpenWorld(false))
 
+	// Tasks (tasks-*, SEP-2663).
+	check(registerTaskFixtures(reg))
+
 	return errors.Join(errs...)
 }
 

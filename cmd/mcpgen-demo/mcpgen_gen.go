@@ -180,7 +180,10 @@ func init() {
 			{Type: mcpgen_reflect.TypeFor[Sum](), Fingerprint: "21fce48edafb0701c17bb8cb", Load: mcpgen_load23},
 			{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Load: mcpgen_load24},
 			{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "78943615a686fce1f399808f", Load: mcpgen_load25},
-			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "282964afa595531e4568ffc9", Load: mcpgen_load26},
+			{Type: mcpgen_reflect.TypeFor[computeArgs](), Fingerprint: "e80de638865f44f0ad9571d0", Load: mcpgen_load26},
+			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "282964afa595531e4568ffc9", Load: mcpgen_load27},
+			{Type: mcpgen_reflect.TypeFor[deleteArgs](), Fingerprint: "2c0d1c8ed6b9eac30dc9ef48", Load: mcpgen_load28},
+			{Type: mcpgen_reflect.TypeFor[greetArgs](), Fingerprint: "392e169ac3cd9840c8de8aff", Load: mcpgen_load29},
 		},
 	})
 }
@@ -465,8 +468,48 @@ func mcpgen_load25(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load26 builds the generated data of config.
+// mcpgen_load26 builds the generated data of computeArgs.
 func mcpgen_load26(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"seconds":{"type":"number","maximum":600,"minimum":0,"description":"How long to work"},"label":{"type":"string","description":"A label echoed in the result"}},"additionalProperties":false,"type":"object","required":["seconds"]}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"seconds"}}, "seconds", &mcpgen_jsonschema.Schema{Type: "number", Maximum: "600", Minimum: "0", Description: "How long to work"}, "label", &mcpgen_jsonschema.Schema{Type: "string", Description: "A label echoed in the result"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.computeArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"seconds"}}, "seconds", &mcpgen_jsonschema.Schema{Type: "number", Maximum: "600", Minimum: "0", Description: "How long to work"}, "label", &mcpgen_jsonschema.Schema{Type: "string", Description: "A label echoed in the result"}), Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "seconds", GoName: "Seconds", Index: []int{0}, Required: true},
+				{Name: "label", GoName: "Label", Index: []int{1}},
+			}},
+		},
+	}
+}
+
+// mcpgen_load27 builds the generated data of config.
+func mcpgen_load27(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"additionalProperties":false,"type":"object"}`
 	g.Output = &mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object"}
+}
+
+// mcpgen_load28 builds the generated data of deleteArgs.
+func mcpgen_load28(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"filename":{"type":"string","description":"The file to delete"}},"additionalProperties":false,"type":"object","required":["filename"]}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filename"}}, "filename", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file to delete"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.deleteArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filename"}}, "filename", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file to delete"}), Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "filename", GoName: "Filename", Index: []int{0}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load29 builds the generated data of greetArgs.
+func mcpgen_load29(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"name":{"type":"string","description":"Who to greet"}},"additionalProperties":false,"type":"object","required":["name"]}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name"}}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "Who to greet"}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.greetArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name"}}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "Who to greet"}), Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "name", GoName: "Name", Index: []int{0}, Required: true},
+			}},
+		},
+	}
 }

@@ -1,0 +1,611 @@
+package mcptool
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+)
+
+// TasksExtension is the identifier of the MCP Tasks extension, under which
+// servers and clients declare it in their capabilities' extensions.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// TaskSettings configure tasks: on a registry with [Tasks] (every field),
+// on one tool with [Task] and [TaskRequired] (every field but Store). A zero
+// field keeps the default.
+type TaskSettings struct {
+	// Store keeps the tasks. Default: a [taskstore.Memory] per registry.
+	// Use a durable store (adapters/sqlite) for tasks that outlive the
+	// process, a shared one (adapters/redis) for replicas.
+	Store taskstore.Store
+	// TTL is how long a task is kept after it was created, reported to
+	// the client as ttlMs. Default 1 hour; negative means unlimited.
+	TTL time.Duration
+	// PollInterval is the polling interval suggested to the client
+	// (pollIntervalMs). Default 500ms.
+	PollInterval time.Duration
+	// Wait is how long a call may run before it becomes a task. Within it,
+	// a call that finishes is answered directly and one that asks for input
+	// gets an input-required result (the 2026-07-28 multi round trip); a call
+	// becomes a task as soon as it reports [Progress]. Default 0: a task at
+	// once.
+	Wait time.Duration
+}
+
+// Defaults of [TaskSettings].
+const (
+	defaultTaskTTL  = time.Hour
+	defaultTaskPoll = 500 * time.Millisecond
+	// A worker renews its lease on a running task every taskLease/3; a task
+	// whose lease ran out is failed by whoever reads it next.
+	taskLease = 30 * time.Second
+)
+
+type taskMode uint8
+
+const (
+	taskNever taskMode = iota
+	taskOptional
+	taskRequired
+)
+
+// taskSpec is a tool's task configuration.
+type taskSpec struct {
+	mode taskMode
+	set  TaskSettings
+}
+
+// Task lets the tool run as a task (the MCP Tasks extension) when the client
+// declares the extension on its request: the call is answered with a task
+// handle that the client polls with tasks/get. Other clients get a normal
+// call. The function does not change: [Progress] becomes the task's status
+// message, [Log] writes to the registry's logger, tasks/cancel cancels ctx,
+// and [Ask], [Elicit] and the confirm policy put the task in input_required
+// until the client answers with tasks/update. The `mcp:"task"` tag does the
+// same.
+func Task(s ...TaskSettings) Option {
+	return toolOption(func(c *toolConfig) { c.ann.Task, c.taskSet = annotations.TaskOptional, firstSettings(s) })
+}
+
+// TaskRequired is [Task] for tools that only run as tasks: a client that does
+// not declare the extension gets the error -32021 (missing required client
+// capability). The `mcp:"task=required"` tag does the same.
+func TaskRequired(s ...TaskSettings) Option {
+	return toolOption(func(c *toolConfig) { c.ann.Task, c.taskSet = annotations.TaskRequired, firstSettings(s) })
+}
+
+// Tasks sets the registry's task store and the defaults of its task tools.
+func Tasks(s TaskSettings) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.tasks = s })
+}
+
+func taskModeOf(s annotations.TaskSupport) taskMode {
+	switch s {
+	case annotations.TaskOptional:
+		return taskOptional
+	case annotations.TaskRequired:
+		return taskRequired
+	}
+	return taskNever
+}
+
+func firstSettings(s []TaskSettings) TaskSettings {
+	if len(s) > 0 {
+		return s[0]
+	}
+	return TaskSettings{}
+}
+
+// settings returns the tool's settings over the registry's, with defaults.
+func (r *Registry) taskSettings(t *tool) TaskSettings {
+	s := r.cfg.tasks
+	o := t.task.set
+	if o.TTL != 0 {
+		s.TTL = o.TTL
+	}
+	if o.PollInterval != 0 {
+		s.PollInterval = o.PollInterval
+	}
+	if o.Wait != 0 {
+		s.Wait = o.Wait
+	}
+	if s.TTL == 0 {
+		s.TTL = defaultTaskTTL
+	}
+	if s.PollInterval <= 0 {
+		s.PollInterval = defaultTaskPoll
+	}
+	return s
+}
+
+// taskRuntime is a registry's task machinery.
+type taskRuntime struct {
+	once   sync.Once
+	store  taskstore.Store
+	worker string // this process, as the holder of task leases
+	now    func() time.Time
+}
+
+func (r *Registry) taskStore() taskstore.Store {
+	tr := &r.tasks
+	tr.once.Do(func() {
+		tr.store = r.cfg.tasks.Store
+		if tr.store == nil {
+			tr.store = taskstore.NewMemory()
+		}
+		tr.worker = rand.Text()
+		if tr.now == nil {
+			tr.now = time.Now
+		}
+	})
+	return tr.store
+}
+
+// clientHasTasks reports whether the request declares the tasks extension.
+func clientHasTasks(req interface {
+	ClientCapabilities() *mcp.ClientCapabilities
+}) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil {
+		return false
+	}
+	_, ok := caps.Extensions[TasksExtension]
+	return ok
+}
+
+// missingTasksCapability is the spec's error for a client that must declare
+// the extension and did not.
+func missingTasksCapability() error {
+	return &jsonrpc.Error{
+		Code:    -32021,
+		Message: "Missing required client capability",
+		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}`),
+	}
+}
+
+// taskRun is one call that may become, or has become, a task.
+type taskRun struct {
+	reg  *Registry
+	tool *tool
+	set  TaskSettings
+	req  *mcp.CallToolRequest
+
+	mu       sync.Mutex
+	id       string // set when detached
+	detached bool
+	finished bool // the call ended before it became a task
+	asked    bool // the call asked for input synchronously: it will not detach
+	progress chan struct{}
+	cancel   context.CancelFunc
+	doneC    chan struct{} // closed when the function has returned
+}
+
+type taskRunKey struct{}
+
+func runFrom(ctx context.Context) *taskRun {
+	tr, _ := ctx.Value(taskRunKey{}).(*taskRun)
+	return tr
+}
+
+// callAsTask serves a tools/call for a task tool from a client that declared
+// the extension: the same handler chain (next) runs detached from the
+// request, and the call is answered with a task handle, or directly when it
+// ends (or asks for input) within the tool's Wait.
+func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	store := r.taskStore()
+	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, progress: make(chan struct{}, 1)}
+	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	run.cancel = cancel
+	tctx = context.WithValue(tctx, taskRunKey{}, run)
+
+	type outcome struct {
+		res mcp.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	var created *taskstore.Task
+	if run.set.Wait <= 0 {
+		task, err := run.detach(ctx, store)
+		if err != nil {
+			cancel()
+			return nil, err
+		}
+		created = task
+	}
+	go func() {
+		res, err := next(tctx, "tools/call", req)
+		if run.finish(tctx, store, res, err) {
+			return
+		}
+		cancel()
+		done <- outcome{res, err}
+	}()
+	if created != nil {
+		return createTaskResult(created), nil
+	}
+	timer := time.NewTimer(run.set.Wait)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-timer.C:
+	case <-run.progress:
+	case <-ctx.Done():
+		// The client went away before a task was made: like any call.
+		cancel()
+		o := <-done
+		return o.res, o.err
+	}
+	task, err := run.detach(ctx, store)
+	if err != nil {
+		cancel()
+		o := <-done
+		if o.err == nil {
+			r.cfg.logger.ErrorContext(ctx, "mcptool: task not created", "tool", t.name, "err", err)
+		}
+		return o.res, o.err
+	}
+	if task == nil { // finished or asked meanwhile
+		o := <-done
+		return o.res, o.err
+	}
+	return createTaskResult(task), nil
+}
+
+// detach makes the run a task: it is stored before the client hears of it.
+// It returns nil when the run already ended or asked for input.
+func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*taskstore.Task, error) {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.finished || run.asked {
+		return nil, nil
+	}
+	now := run.reg.tasks.now().UTC()
+	task := taskstore.Task{
+		ID:            rand.Text(),
+		Tool:          run.tool.name,
+		Owner:         owner(run.req),
+		Status:        taskstore.Working,
+		StatusMessage: "The operation is now in progress.",
+		CreatedAt:     now,
+		UpdatedAt:     now,
+		PollInterval:  run.set.PollInterval,
+		Worker:        run.reg.tasks.worker,
+		LeaseUntil:    now.Add(taskLease),
+	}
+	if run.set.TTL > 0 {
+		task.ExpiresAt = now.Add(run.set.TTL)
+	}
+	if err := store.Create(ctx, task); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot create the task"}
+	}
+	run.id, run.detached = task.ID, true
+	task.Version = 1
+	go run.supervise(store)
+	return &task, nil
+}
+
+// owner is who may use a task: the authenticated user, if any.
+func owner(req *mcp.CallToolRequest) string {
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		return req.Extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// supervise renews the run's lease and cancels it when a tasks/cancel
+// arrives (through any process sharing the store), until the run ends.
+func (run *taskRun) supervise(store taskstore.Store) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	run.mu.Lock()
+	id, cancelRun := run.id, run.cancel
+	run.mu.Unlock()
+	go func() { // stop watching when the run ends
+		<-run.doneCh()
+		stop()
+	}()
+	events, err := store.Watch(ctx, id)
+	if err != nil {
+		run.reg.cfg.logger.Error("mcptool: cannot watch task", "task", id, "err", err)
+	}
+	tick := time.NewTicker(taskLease / 3)
+	defer tick.Stop()
+	check := func() {
+		t, err := store.Get(ctx, id)
+		if err == nil && t.CancelRequested {
+			cancelRun()
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			check()
+		case <-tick.C:
+			_ = run.reg.updateTask(ctx, id, func(t *taskstore.Task) bool {
+				if t.Status.Terminal() {
+					return false
+				}
+				t.LeaseUntil = run.reg.tasks.now().Add(taskLease)
+				return true
+			})
+			check()
+		}
+	}
+}
+
+// doneCh is closed when the run's function has returned.
+func (run *taskRun) doneCh() <-chan struct{} {
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	if run.doneC == nil {
+		run.doneC = make(chan struct{})
+	}
+	return run.doneC
+}
+
+// finish records the call's outcome. It returns false when the call ended
+// before it became a task (the caller answers the request then).
+func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.Result, err error) bool {
+	run.mu.Lock()
+	if run.doneC == nil {
+		run.doneC = make(chan struct{})
+	}
+	close(run.doneC)
+	if !run.detached {
+		run.finished = true
+		run.mu.Unlock()
+		return false
+	}
+	id := run.id
+	run.mu.Unlock()
+	defer run.cancel()
+	var resultJSON, errJSON json.RawMessage
+	var msg string
+	if err != nil {
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) {
+			ref := newRef()
+			run.reg.cfg.logger.ErrorContext(ctx, "mcptool: task failed", "tool", run.tool.name, "task", id, "ref", ref, "err", err)
+			je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
+		}
+		errJSON, _ = json.Marshal(je)
+		msg = je.Message
+	} else {
+		resultJSON, err = json.Marshal(res)
+		if err != nil {
+			errJSON = json.RawMessage(`{"code":-32603,"message":"cannot encode the result"}`)
+		}
+	}
+	uerr := run.reg.updateTask(context.WithoutCancel(ctx), id, func(t *taskstore.Task) bool {
+		if t.Status.Terminal() {
+			return false
+		}
+		t.InputRequests, t.Answers = nil, nil
+		t.Worker, t.LeaseUntil = "", time.Time{}
+		switch {
+		case t.CancelRequested:
+			t.Status, t.StatusMessage = taskstore.Cancelled, "The task was cancelled."
+		case errJSON != nil:
+			t.Status, t.StatusMessage, t.Error = taskstore.Failed, msg, errJSON
+		default:
+			t.Status, t.StatusMessage, t.Result = taskstore.Completed, "", resultJSON
+		}
+		return true
+	})
+	if uerr != nil {
+		run.reg.cfg.logger.ErrorContext(ctx, "mcptool: task outcome not stored", "tool", run.tool.name, "task", id, "err", uerr)
+	}
+	return true
+}
+
+// updateTask applies change to the stored task with compare-and-set,
+// retrying on conflicts. change returns false to leave the task as it is.
+func (r *Registry) updateTask(ctx context.Context, id string, change func(*taskstore.Task) bool) error {
+	store := r.taskStore()
+	for {
+		t, err := store.Get(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !change(&t) {
+			return nil
+		}
+		t.UpdatedAt = r.tasks.now().UTC()
+		if _, err := store.Update(ctx, t); !errors.Is(err, taskstore.ErrConflict) {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+}
+
+// status reports progress as the task's status message, and makes a call
+// that is still within its Wait a task.
+func (run *taskRun) status(ctx context.Context, message string) {
+	run.mu.Lock()
+	detached, id := run.detached, run.id
+	run.mu.Unlock()
+	if !detached {
+		select {
+		case run.progress <- struct{}{}:
+		default:
+		}
+		return
+	}
+	if message == "" {
+		return
+	}
+	_ = run.reg.updateTask(context.WithoutCancel(ctx), id, func(t *taskstore.Task) bool {
+		if t.Status != taskstore.Working || t.StatusMessage == message {
+			return false
+		}
+		t.StatusMessage = message
+		return true
+	})
+}
+
+// ask asks the client for input through the task: it stores the requests,
+// moves the task to input_required, and waits for tasks/update to deliver
+// answers. handled is false when the call is not a task (yet): it then asks
+// synchronously, and will not become a task.
+func (run *taskRun) ask(ctx context.Context, cs *callState, requests mcp.InputRequestMap) (out mcp.InputResponseMap, handled bool, err error) {
+	run.mu.Lock()
+	if !run.detached {
+		// Asked synchronously. Unless every answer is already here (a
+		// retry), the call ends with an input-required result: it must
+		// not become a task meanwhile.
+		for k, r := range requests {
+			if _, ok := cs.answer(k, r); !ok {
+				run.asked = true
+				break
+			}
+		}
+		run.mu.Unlock()
+		return nil, false, nil
+	}
+	id := run.id
+	run.mu.Unlock()
+	if cs.req != nil {
+		caps := cs.req.ClientCapabilities()
+		for k, r := range requests {
+			if err := capable(caps, r); err != nil {
+				return nil, true, fmt.Errorf("%w (%s)", err, k)
+			}
+		}
+	}
+	store := run.reg.taskStore()
+	events, err := store.Watch(ctx, id)
+	if err != nil {
+		return nil, true, fmt.Errorf("mcptool: watching task: %w", err)
+	}
+	out = mcp.InputResponseMap{}
+	waiting := map[string]string{} // store key → tool key
+	issue := func(keys []string) error {
+		return run.reg.updateTask(ctx, id, func(t *taskstore.Task) bool {
+			if t.Status.Terminal() {
+				return false
+			}
+			for k := range waiting { // a retry after a conflict: issue anew
+				delete(waiting, k)
+			}
+			if t.InputRequests == nil {
+				t.InputRequests = map[string]json.RawMessage{}
+			}
+			for _, k := range keys {
+				t.Issued++
+				sk := k
+				if t.Issued > 1 {
+					sk = fmt.Sprintf("%s-%d", k, t.Issued)
+				}
+				raw, err := json.Marshal(mcp.InputRequestMap{sk: requests[k]})
+				if err != nil {
+					continue
+				}
+				var one map[string]json.RawMessage
+				if json.Unmarshal(raw, &one) != nil {
+					continue
+				}
+				t.InputRequests[sk] = one[sk]
+				waiting[sk] = k
+			}
+			t.Status, t.StatusMessage = taskstore.InputRequired, "Waiting for input."
+			return true
+		})
+	}
+	keys := make([]string, 0, len(requests))
+	for k := range requests {
+		keys = append(keys, k)
+	}
+	if err := issue(keys); err != nil {
+		return nil, true, fmt.Errorf("mcptool: storing input requests: %w", err)
+	}
+	for len(waiting) > 0 {
+		var got map[string]json.RawMessage
+		err := run.reg.updateTask(ctx, id, func(t *taskstore.Task) bool {
+			got = map[string]json.RawMessage{}
+			for sk := range waiting {
+				if a, ok := t.Answers[sk]; ok {
+					got[sk] = a
+					delete(t.Answers, sk)
+				}
+			}
+			return len(got) > 0
+		})
+		if err != nil {
+			return nil, true, fmt.Errorf("mcptool: reading input answers: %w", err)
+		}
+		var again []string
+		for sk, raw := range got {
+			k := waiting[sk]
+			delete(waiting, sk)
+			cs.mu.Lock()
+			if cs.answers == nil {
+				cs.answers = map[string]json.RawMessage{}
+			}
+			cs.answers[k] = raw
+			cs.mu.Unlock()
+			resp, ok := cs.answer(k, requests[k])
+			if !ok {
+				again = append(again, k) // not a fitting answer: ask again
+				continue
+			}
+			out[k] = resp
+		}
+		if len(again) > 0 {
+			if err := issue(again); err != nil {
+				return nil, true, err
+			}
+		}
+		if len(waiting) == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, true, ctx.Err()
+		case <-events:
+		}
+	}
+	return out, true, nil
+}
+
+// taskPeer is the client end of a call that may become a task.
+type taskPeer struct {
+	run   *taskRun
+	inner Peer
+}
+
+func (p taskPeer) SessionID() string  { return p.inner.SessionID() }
+func (p taskPeer) ProgressToken() any { return "task" }
+func (p taskPeer) NotifyProgress(ctx context.Context, _ any, progress, total float64, message string) error {
+	if message == "" && total > 0 {
+		message = fmt.Sprintf("%g of %g", progress, total)
+	}
+	p.run.status(ctx, message)
+	return nil
+}
+
+// LogHandler: the protocol carries no log messages for tasks, so the
+// registry's logger gets them.
+func (p taskPeer) LogHandler(context.Context, string) slog.Handler { return nil }
+func (p taskPeer) Ask(ctx context.Context, r mcp.InputRequest) (mcp.InputResponse, error) {
+	return p.inner.Ask(ctx, r)
+}

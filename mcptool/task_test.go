@@ -1,0 +1,500 @@
+package mcptool_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+)
+
+// wire is a raw 2026-07-28 JSON-RPC client: the tasks methods have no
+// go-sdk client API.
+type wire struct {
+	t    *testing.T
+	url  string
+	caps map[string]any
+	id   atomic.Int64
+}
+
+type rpcError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
+
+func newWire(t *testing.T, reg *mcptool.Registry, withTasks bool) *wire {
+	t.Helper()
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
+	t.Cleanup(hs.Close)
+	caps := map[string]any{"elicitation": map[string]any{}}
+	if withTasks {
+		caps["extensions"] = map[string]any{mcptool.TasksExtension: map[string]any{}}
+	}
+	return &wire{t: t, url: hs.URL, caps: caps}
+}
+
+// call sends one request and returns its result as a map, or its error.
+func (w *wire) call(method string, params map[string]any, header ...string) (map[string]any, *rpcError) {
+	w.t.Helper()
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["_meta"] = map[string]any{
+		mcp.MetaKeyProtocolVersion:    "2026-07-28",
+		mcp.MetaKeyClientCapabilities: w.caps,
+		mcp.MetaKeyClientInfo:         map[string]any{"name": "wire", "version": "1"},
+	}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": w.id.Add(1), "method": method, "params": params})
+	require.NoError(w.t, err)
+	req, err := http.NewRequest(http.MethodPost, w.url, bytes.NewReader(body))
+	require.NoError(w.t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name, ok := params["name"].(string); ok && method == "tools/call" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	if id, ok := params["taskId"].(string); ok && id != "" && len(id) < 1000 {
+		req.Header.Set("Mcp-Name", id)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(w.t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(w.t, err)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		var last []byte
+		sc := bufio.NewScanner(bytes.NewReader(raw))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok && strings.Contains(d, `"id"`) {
+				last = []byte(d)
+			}
+		}
+		raw = last
+	}
+	var msg struct {
+		Result map[string]any `json:"result"`
+		Error  *rpcError      `json:"error"`
+	}
+	require.NoError(w.t, json.Unmarshal(raw, &msg), "response %s", raw)
+	return msg.Result, msg.Error
+}
+
+func (w *wire) ok(method string, params map[string]any) map[string]any {
+	w.t.Helper()
+	res, err := w.call(method, params)
+	require.Nil(w.t, err, "%s: %v", method, err)
+	return res
+}
+
+func (w *wire) callTool(name string, args map[string]any) map[string]any {
+	w.t.Helper()
+	return w.ok("tools/call", map[string]any{"name": name, "arguments": args})
+}
+
+func (w *wire) get(id string) map[string]any {
+	w.t.Helper()
+	return w.ok("tasks/get", map[string]any{"taskId": id})
+}
+
+// until polls tasks/get until status is one of want.
+func (w *wire) until(id string, want ...string) map[string]any {
+	w.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := w.get(id)
+		for _, s := range want {
+			if got["status"] == s {
+				return got
+			}
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("task %s: status %v after 10s, want %v", id, got["status"], want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func resultText(res map[string]any) string {
+	content, _ := res["content"].([]any)
+	if len(content) == 0 {
+		return ""
+	}
+	m, _ := content[0].(map[string]any)
+	s, _ := m["text"].(string)
+	return s
+}
+
+type stepsArgs struct {
+	Steps int `json:"steps"`
+}
+
+// taskRegistry has one tool of each outcome, as tasks.
+func taskRegistry(t *testing.T, opts ...mcptool.RegistryOption) (*mcptool.Registry, chan struct{}) {
+	t.Helper()
+	reg := mcptool.NewRegistry(append([]mcptool.RegistryOption{mcptool.Logger(slog.New(slog.DiscardHandler))}, opts...)...)
+	release := make(chan struct{})
+	require.NoError(t, reg.Add("steps", func(ctx context.Context, in stepsArgs) (string, error) {
+		for i := 1; i <= in.Steps; i++ {
+			mcptool.Progress(ctx, float64(i), float64(in.Steps), fmt.Sprintf("step %d of %d", i, in.Steps))
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return fmt.Sprintf("done in %d steps", in.Steps), nil
+	}, mcptool.Description("Steps."), mcptool.Task()))
+	require.NoError(t, reg.Add("toolerr", func(context.Context) error { return mcptool.Errorf("the disk is full") },
+		mcptool.Description("Fails."), mcptool.Task()))
+	require.NoError(t, reg.Add("rpcerr", func(context.Context) error {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "backend down"}
+	}, mcptool.Description("Protocol error."), mcptool.Task()))
+	require.NoError(t, reg.Add("ask", func(ctx context.Context) (string, error) {
+		res, err := mcptool.Elicit(ctx, "color", &mcp.ElicitParams{Message: "Color?", RequestedSchema: json.RawMessage(
+			`{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`)})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%s: %v", res.Action, res.Content["color"]), nil
+	}, mcptool.Description("Asks."), mcptool.Task()))
+	require.NoError(t, reg.Add("must", func(context.Context) (string, error) { return "ran", nil },
+		mcptool.Description("Only a task."), mcptool.TaskRequired()))
+	require.NoError(t, reg.Add("plain", func(context.Context) (string, error) { return "plain", nil },
+		mcptool.Description("Never a task.")))
+	return reg, release
+}
+
+func TestTaskLifecycle(t *testing.T) {
+	reg, release := taskRegistry(t)
+	w := newWire(t, reg, true)
+
+	created := w.callTool("steps", map[string]any{"steps": 2})
+	assert.Equal(t, "task", created["resultType"])
+	id, _ := created["taskId"].(string)
+	require.NotEmpty(t, id)
+	assert.Equal(t, "working", created["status"])
+	assert.EqualValues(t, time.Hour.Milliseconds(), created["ttlMs"])
+	assert.EqualValues(t, 500, created["pollIntervalMs"])
+	for _, k := range []string{"result", "error", "inputRequests", "requestState"} {
+		assert.NotContains(t, created, k)
+	}
+
+	// Progress is the status message.
+	deadline := time.Now().Add(5 * time.Second)
+	for w.get(id)["statusMessage"] != "step 1 of 2" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	got := w.get(id)
+	assert.Equal(t, "complete", got["resultType"])
+	assert.Equal(t, "working", got["status"])
+	assert.Equal(t, "step 1 of 2", got["statusMessage"])
+	assert.NotContains(t, got, "result")
+	release <- struct{}{}
+	release <- struct{}{}
+	done := w.until(id, "completed")
+	res, _ := done["result"].(map[string]any)
+	assert.Equal(t, "done in 2 steps", resultText(res))
+	assert.NotContains(t, done, "error")
+
+	// A tool error completes with isError; a protocol error fails.
+	id = w.callTool("toolerr", nil)["taskId"].(string)
+	done = w.until(id, "completed", "failed")
+	assert.Equal(t, "completed", done["status"])
+	res, _ = done["result"].(map[string]any)
+	assert.Equal(t, true, res["isError"])
+	assert.Equal(t, "the disk is full", resultText(res))
+
+	id = w.callTool("rpcerr", nil)["taskId"].(string)
+	done = w.until(id, "completed", "failed")
+	assert.Equal(t, "failed", done["status"])
+	e, _ := done["error"].(map[string]any)
+	assert.EqualValues(t, jsonrpc.CodeInternalError, e["code"])
+	assert.Equal(t, "backend down", e["message"])
+	assert.NotContains(t, done, "result")
+
+	// A tool that is not a task answers as always.
+	plain := w.callTool("plain", nil)
+	assert.Equal(t, "complete", plain["resultType"])
+	assert.Equal(t, "plain", resultText(plain))
+}
+
+func TestTaskWithoutExtension(t *testing.T) {
+	reg, release := taskRegistry(t)
+	close(release)
+	w := newWire(t, reg, false)
+	// Optional: a normal call.
+	res := w.callTool("steps", map[string]any{"steps": 1})
+	assert.Equal(t, "complete", res["resultType"])
+	assert.Equal(t, "done in 1 steps", resultText(res))
+	// Required: -32021 naming the extension.
+	_, err := w.call("tools/call", map[string]any{"name": "must", "arguments": map[string]any{}})
+	require.NotNil(t, err)
+	assert.EqualValues(t, -32021, err.Code)
+	assert.Contains(t, string(err.Data), mcptool.TasksExtension)
+	// The tasks methods need the extension too.
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		_, err := w.call(m, map[string]any{"taskId": "x", "inputResponses": map[string]any{}})
+		require.NotNil(t, err, m)
+		assert.EqualValues(t, -32021, err.Code, m)
+	}
+}
+
+func TestTaskCancel(t *testing.T) {
+	reg, release := taskRegistry(t)
+	w := newWire(t, reg, true)
+
+	// While working: ctx is cancelled, the task reads cancelled.
+	id := w.callTool("steps", map[string]any{"steps": 5})["taskId"].(string)
+	ack := w.ok("tasks/cancel", map[string]any{"taskId": id})
+	assert.Equal(t, map[string]any{"resultType": "complete"}, withoutMeta(ack))
+	assert.Equal(t, "cancelled", w.until(id, "cancelled", "completed", "failed")["status"])
+
+	// While input_required.
+	id = w.callTool("ask", nil)["taskId"].(string)
+	w.until(id, "input_required")
+	w.ok("tasks/cancel", map[string]any{"taskId": id})
+	done := w.until(id, "cancelled", "completed", "failed")
+	assert.Equal(t, "cancelled", done["status"])
+	assert.NotContains(t, done, "inputRequests")
+
+	// After a terminal status: the same ack, the status stays.
+	id = w.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	release <- struct{}{}
+	w.until(id, "completed")
+	ack = w.ok("tasks/cancel", map[string]any{"taskId": id})
+	assert.Equal(t, map[string]any{"resultType": "complete"}, withoutMeta(ack))
+	assert.Equal(t, "completed", w.get(id)["status"])
+}
+
+func withoutMeta(m map[string]any) map[string]any {
+	delete(m, "_meta")
+	return m
+}
+
+func TestTaskInput(t *testing.T) {
+	reg, _ := taskRegistry(t)
+	w := newWire(t, reg, true)
+	id := w.callTool("ask", nil)["taskId"].(string)
+	got := w.until(id, "input_required")
+	reqs, _ := got["inputRequests"].(map[string]any)
+	require.Len(t, reqs, 1)
+	first := reqs["color"].(map[string]any)
+	assert.Equal(t, "elicitation/create", first["method"])
+
+	// Unknown keys are ignored; an answer that does not fit the schema is
+	// asked again under a new key.
+	w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{"nope": map[string]any{"action": "accept"}}})
+	assert.Equal(t, "input_required", w.get(id)["status"])
+	w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"color": map[string]any{"action": "accept", "content": map[string]any{"colour": 7}}}})
+	var again map[string]any
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		again = w.get(id)
+		if r, _ := again["inputRequests"].(map[string]any); again["status"] == "input_required" && r["color"] == nil && len(r) == 1 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	reqs, _ = again["inputRequests"].(map[string]any)
+	require.Len(t, reqs, 1, "re-asked under a fresh key: %v", again)
+	var key string
+	for k := range reqs {
+		key = k
+	}
+	assert.NotEqual(t, "color", key)
+	w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": map[string]any{"color": "teal"}}}})
+	done := w.until(id, "completed")
+	assert.Equal(t, "accept: teal", resultText(done["result"].(map[string]any)))
+	// A replayed answer after the end changes nothing.
+	w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": map[string]any{"color": "red"}}}})
+	assert.Equal(t, "accept: teal", resultText(w.get(id)["result"].(map[string]any)))
+}
+
+func TestTaskHostile(t *testing.T) {
+	reg, release := taskRegistry(t)
+	w := newWire(t, reg, true)
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		for _, id := range []string{"", "nope", strings.Repeat("A", 10000)} {
+			_, err := w.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
+			require.NotNil(t, err, "%s %q", m, id)
+			assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code, m)
+		}
+	}
+	// The removed 2025 methods are unknown.
+	for _, m := range []string{"tasks/result", "tasks/list"} {
+		_, err := w.call(m, map[string]any{"taskId": "x"})
+		require.NotNil(t, err, m)
+		assert.EqualValues(t, jsonrpc.CodeMethodNotFound, err.Code, m)
+	}
+	// Mcp-Name must name the task.
+	id := w.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	_, err := w.call("tasks/get", map[string]any{"taskId": id}, "Mcp-Name", "someone-else")
+	require.NotNil(t, err)
+	assert.EqualValues(t, -32020, err.Code)
+	res, err := w.call("tasks/get", map[string]any{"taskId": id}, "Mcp-Name", id)
+	require.Nil(t, err)
+	assert.Equal(t, id, res["taskId"])
+	release <- struct{}{}
+	w.until(id, "completed")
+}
+
+func TestTaskTTLExpiry(t *testing.T) {
+	reg, release := taskRegistry(t, mcptool.Tasks(mcptool.TaskSettings{TTL: 300 * time.Millisecond, PollInterval: 50 * time.Millisecond}))
+	close(release)
+	w := newWire(t, reg, true)
+	created := w.callTool("steps", map[string]any{"steps": 1})
+	assert.EqualValues(t, 300, created["ttlMs"])
+	assert.EqualValues(t, 50, created["pollIntervalMs"])
+	id := created["taskId"].(string)
+	w.until(id, "completed")
+	time.Sleep(350 * time.Millisecond)
+	_, err := w.call("tasks/get", map[string]any{"taskId": id})
+	require.NotNil(t, err)
+	assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code)
+}
+
+// A task whose worker stopped renewing its lease (its process died) reads
+// failed, and a cancel settles it at once.
+func TestTaskDeadWorker(t *testing.T) {
+	store := taskstore.NewMemory()
+	reg, _ := taskRegistry(t, mcptool.Tasks(mcptool.TaskSettings{Store: store}))
+	w := newWire(t, reg, true)
+	past := time.Now().Add(-time.Minute)
+	for _, id := range []string{"dead1", "dead2"} {
+		require.NoError(t, store.Create(context.Background(), taskstore.Task{
+			ID: id, Tool: "steps", Status: taskstore.Working, CreatedAt: past, UpdatedAt: past,
+			Worker: "gone", LeaseUntil: past.Add(30 * time.Second),
+		}))
+	}
+	got := w.get("dead1")
+	assert.Equal(t, "failed", got["status"])
+	assert.NotEmpty(t, got["error"])
+	w.ok("tasks/cancel", map[string]any{"taskId": "dead2"})
+	assert.Equal(t, "failed", w.get("dead2")["status"], "a dead task fails; the cancel finds it terminal")
+}
+
+// Within Wait, input is asked with input-required results, a fast call is
+// answered directly, and Progress turns the call into a task.
+func TestTaskWait(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, reg.Add("hello", func(ctx context.Context) (string, error) {
+		res, err := mcptool.Elicit(ctx, "name", &mcp.ElicitParams{Message: "Name?", RequestedSchema: json.RawMessage(
+			`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+		if err != nil {
+			return "", err
+		}
+		mcptool.Progress(ctx, 1, 2, "greeting")
+		time.Sleep(50 * time.Millisecond)
+		return fmt.Sprintf("Hello, %v!", res.Content["name"]), nil
+	}, mcptool.Description("Greets."), mcptool.TaskRequired(mcptool.TaskSettings{Wait: time.Minute})))
+	require.NoError(t, reg.Add("quick", func(context.Context) (string, error) { return "quick", nil },
+		mcptool.Description("Quick."), mcptool.Task(mcptool.TaskSettings{Wait: time.Minute})))
+	w := newWire(t, reg, true)
+
+	assert.Equal(t, "quick", resultText(w.callTool("quick", nil)))
+
+	round1 := w.callTool("hello", map[string]any{})
+	assert.Equal(t, "input_required", round1["resultType"])
+	assert.NotContains(t, round1, "taskId")
+	state := round1["requestState"].(string)
+
+	// A tampered requestState is refused.
+	_, err := w.call("tools/call", map[string]any{"name": "hello", "arguments": map[string]any{}, "requestState": state[:len(state)-2] + "xx",
+		"inputResponses": map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Eve"}}}})
+	require.NotNil(t, err)
+	assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code)
+
+	round2 := w.ok("tools/call", map[string]any{"name": "hello", "arguments": map[string]any{}, "requestState": state,
+		"inputResponses": map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Alice"}}}})
+	assert.Equal(t, "task", round2["resultType"])
+	assert.NotContains(t, round2, "requestState")
+	done := w.until(round2["taskId"].(string), "completed")
+	assert.Equal(t, "Hello, Alice!", resultText(done["result"].(map[string]any)))
+}
+
+// Many tasks at once, each created, completed and read; no goroutine
+// outlives them.
+func TestTaskConcurrency(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	n := 1000
+	if testing.Short() {
+		n = 100
+	}
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, reg.Add("echo", func(ctx context.Context, in stepsArgs) (int, error) {
+		mcptool.Progress(ctx, 1, 1, "echoing")
+		return in.Steps, nil
+	}, mcptool.Description("Echoes."), mcptool.Task()))
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
+	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
+
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 32)
+	var failures atomic.Int64
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			created, err := w.call("tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"steps": i}})
+			if err != nil || created["taskId"] == nil {
+				failures.Add(1)
+				return
+			}
+			id := created["taskId"].(string)
+			for range 2000 {
+				got, err := w.call("tasks/get", map[string]any{"taskId": id})
+				if err != nil {
+					break
+				}
+				if got["status"] == "completed" {
+					sc, _ := got["result"].(map[string]any)["structuredContent"].(map[string]any)
+					if sc == nil || sc["result"] != float64(i) {
+						failures.Add(1)
+					}
+					return
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			failures.Add(1)
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, failures.Load(), "tasks that did not complete with their own result")
+	hs.Close()
+	http.DefaultClient.CloseIdleConnections()
+	goleak.VerifyNone(t, before, goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"))
+}

@@ -1,0 +1,279 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+)
+
+// The tasks extension's methods (2026-07-28, SEP-2663).
+const (
+	methodTasksGet     = "tasks/get"
+	methodTasksUpdate  = "tasks/update"
+	methodTasksCancel  = "tasks/cancel"
+	codeHeaderMismatch = -32020
+)
+
+// serveTasks adds the tasks extension to s: tools/call of task tools may
+// answer with a task, and tasks/get, tasks/update and tasks/cancel are served
+// from the registry's task store.
+func (r *Registry) serveTasks(s *mcp.Server) {
+	must := func(err error) {
+		if err != nil {
+			panic("mcptool: " + err.Error()) // only for a standard method name
+		}
+	}
+	must(mcp.AddReceivingCustomMethod(s, methodTasksGet, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*detailedTask, error) {
+		return r.getTask(ctx, p.TaskID)
+	}))
+	must(mcp.AddReceivingCustomMethod(s, methodTasksUpdate, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
+		return r.updateTaskInput(ctx, p.TaskID, p.InputResponses)
+	}))
+	must(mcp.AddReceivingCustomMethod(s, methodTasksCancel, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
+		return r.cancelTask(ctx, p.TaskID)
+	}))
+	s.AddReceivingMiddleware(r.taskMiddleware)
+}
+
+// withTasksCapability declares the extension in the server's capabilities.
+func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
+	cp := *c
+	cp.Extensions = map[string]any{}
+	for k, v := range c.Extensions {
+		cp.Extensions[k] = v
+	}
+	cp.AddExtension(TasksExtension, map[string]any{})
+	return &cp
+}
+
+type callerKey struct{}
+
+// taskMiddleware routes tools/call of task tools to callAsTask, and guards
+// the tasks/* methods: the client must declare the extension, the Mcp-Name
+// header must match the task ID, and the caller's identity goes with ctx.
+func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || call.Params == nil {
+				break
+			}
+			t, ok := r.lookup(call.Params.Name)
+			if !ok || t.task.mode == taskNever {
+				break
+			}
+			if !clientHasTasks(call) {
+				if t.task.mode == taskRequired {
+					return nil, missingTasksCapability()
+				}
+				break
+			}
+			return r.callAsTask(ctx, t, call, next)
+		case methodTasksGet, methodTasksUpdate, methodTasksCancel:
+			sr, ok := req.(*mcp.ServerRequest[*taskParams])
+			if !ok || sr.Params == nil {
+				break
+			}
+			if !clientHasTasks(sr) {
+				return nil, missingTasksCapability()
+			}
+			if sr.Extra != nil && sr.Extra.Header != nil {
+				if name := sr.Extra.Header.Get("Mcp-Name"); name != "" && name != sr.Params.TaskID {
+					return nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Mcp-Name header does not match params.taskId"}
+				}
+			}
+			caller := ""
+			if sr.Extra != nil && sr.Extra.TokenInfo != nil {
+				caller = sr.Extra.TokenInfo.UserID
+			}
+			ctx = context.WithValue(ctx, callerKey{}, caller)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
+type taskParams struct {
+	mcp.ParamsBase
+	TaskID         string                     `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+}
+
+// taskWire is the Task of the protocol.
+type taskWire struct {
+	TaskID         string `json:"taskId"`
+	Status         string `json:"status"`
+	StatusMessage  string `json:"statusMessage,omitempty"`
+	CreatedAt      string `json:"createdAt"`
+	LastUpdatedAt  string `json:"lastUpdatedAt"`
+	TTLMs          *int64 `json:"ttlMs"`
+	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
+}
+
+// createTaskResult answers a tools/call with a task handle.
+type createdTask struct {
+	mcp.ResultBase
+	ResultType string `json:"resultType"`
+	taskWire
+}
+
+// detailedTask answers tasks/get: the task with what its status carries.
+type detailedTask struct {
+	mcp.ResultBase
+	ResultType string `json:"resultType"`
+	taskWire
+	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
+	Result        json.RawMessage            `json:"result,omitempty"`
+	Error         json.RawMessage            `json:"error,omitempty"`
+}
+
+// taskAck answers tasks/update and tasks/cancel.
+type taskAck struct {
+	mcp.ResultBase
+	ResultType string `json:"resultType"`
+}
+
+func wireTask(t *taskstore.Task) taskWire {
+	const iso = "2006-01-02T15:04:05.000Z07:00"
+	w := taskWire{
+		TaskID:         t.ID,
+		Status:         string(t.Status),
+		StatusMessage:  t.StatusMessage,
+		CreatedAt:      t.CreatedAt.UTC().Format(iso),
+		LastUpdatedAt:  t.UpdatedAt.UTC().Format(iso),
+		PollIntervalMs: t.PollInterval.Milliseconds(),
+	}
+	if !t.ExpiresAt.IsZero() {
+		ms := t.ExpiresAt.Sub(t.CreatedAt).Milliseconds()
+		w.TTLMs = &ms
+	}
+	return w
+}
+
+func createTaskResult(t *taskstore.Task) *createdTask {
+	return &createdTask{ResultType: "task", taskWire: wireTask(t)}
+}
+
+func errTaskNotFound() error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
+}
+
+// loadTask reads a task the caller may see, failing it first when the
+// process running it stopped renewing its lease.
+func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, error) {
+	store := r.taskStore()
+	if id == "" {
+		return taskstore.Task{}, errTaskNotFound()
+	}
+	t, err := store.Get(ctx, id)
+	if errors.Is(err, taskstore.ErrNotFound) {
+		return t, errTaskNotFound()
+	}
+	if err != nil {
+		r.cfg.logger.ErrorContext(ctx, "mcptool: task store", "task", id, "err", err)
+		return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	}
+	if caller, _ := ctx.Value(callerKey{}).(string); t.Owner != "" && t.Owner != caller {
+		return taskstore.Task{}, errTaskNotFound()
+	}
+	now := r.tasks.now()
+	if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
+		err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
+			if t.Status.Terminal() || t.LeaseUntil.IsZero() || !now.After(t.LeaseUntil) {
+				return false
+			}
+			failTask(t, "the server running the task stopped")
+			return true
+		})
+		if err != nil {
+			return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+		}
+		return r.loadTask(ctx, id)
+	}
+	return t, nil
+}
+
+// failTask makes t failed with an internal error: what a task that lost its
+// worker reads.
+func failTask(t *taskstore.Task, msg string) {
+	t.Status, t.StatusMessage = taskstore.Failed, msg
+	t.Error, _ = json.Marshal(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg})
+	t.InputRequests, t.Answers, t.Worker, t.LeaseUntil = nil, nil, "", time.Time{}
+}
+
+func (r *Registry) getTask(ctx context.Context, id string) (*detailedTask, error) {
+	t, err := r.loadTask(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d := &detailedTask{ResultType: "complete", taskWire: wireTask(&t)}
+	switch t.Status {
+	case taskstore.InputRequired:
+		d.InputRequests = t.InputRequests
+	case taskstore.Completed:
+		d.Result = t.Result
+	case taskstore.Failed:
+		d.Error = t.Error
+	}
+	return d, nil
+}
+
+func (r *Registry) updateTaskInput(ctx context.Context, id string, responses map[string]json.RawMessage) (*taskAck, error) {
+	if _, err := r.loadTask(ctx, id); err != nil {
+		return nil, err
+	}
+	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
+		if t.Status.Terminal() {
+			return false
+		}
+		changed := false
+		for k, v := range responses {
+			if _, ok := t.InputRequests[k]; !ok || len(v) == 0 || string(v) == "null" {
+				continue // not outstanding: ignored, as the spec says
+			}
+			delete(t.InputRequests, k)
+			if t.Answers == nil {
+				t.Answers = map[string]json.RawMessage{}
+			}
+			t.Answers[k] = v
+			changed = true
+		}
+		if changed && len(t.InputRequests) == 0 && t.Status == taskstore.InputRequired {
+			t.Status, t.StatusMessage = taskstore.Working, "Resuming with the input received."
+		}
+		return changed
+	})
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	}
+	return &taskAck{ResultType: "complete"}, nil
+}
+
+func (r *Registry) cancelTask(ctx context.Context, id string) (*taskAck, error) {
+	if _, err := r.loadTask(ctx, id); err != nil {
+		return nil, err
+	}
+	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
+		if t.Status.Terminal() || t.CancelRequested {
+			return false
+		}
+		t.CancelRequested = true
+		if t.Worker == "" {
+			// Nobody runs it: cancelled at once.
+			t.Status, t.StatusMessage = taskstore.Cancelled, "The task was cancelled."
+			t.InputRequests, t.Answers = nil, nil
+		}
+		return true
+	})
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	}
+	return &taskAck{ResultType: "complete"}, nil
+}
