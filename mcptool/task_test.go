@@ -498,3 +498,23 @@ func TestTaskConcurrency(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 	goleak.VerifyNone(t, before, goleak.IgnoreTopFunction("internal/poll.runtime_pollWait"))
 }
+
+type taggedArgs struct {
+	_ struct{} `mcp:"task=required,readOnly"`
+	N int      `json:"n"`
+}
+
+// The `mcp:"task=required"` tag does what TaskRequired does.
+func TestTaskTag(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, reg.Add("tagged", func(_ context.Context, in taggedArgs) (int, error) { return in.N * 2, nil }, mcptool.Description("Doubles.")))
+	w := newWire(t, reg, true)
+	created := w.callTool("tagged", map[string]any{"n": 21})
+	require.Equal(t, "task", created["resultType"])
+	done := w.until(created["taskId"].(string), "completed")
+	assert.EqualValues(t, 42, done["result"].(map[string]any)["structuredContent"].(map[string]any)["result"])
+
+	_, err := newWire(t, reg, false).call("tools/call", map[string]any{"name": "tagged", "arguments": map[string]any{"n": 1}})
+	require.NotNil(t, err)
+	assert.EqualValues(t, -32021, err.Code)
+}
