@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
@@ -99,7 +100,8 @@ func Fuzz(t testing.TB, reg *mcptool.Registry, name string, opts ...Option) {
 
 // FuzzF is [Fuzz] for go test -fuzz: it adds Fuzz's documents to f's seed
 // corpus and checks the same contract on every document the fuzzing engine
-// derives from them. Documents that are not a JSON object are skipped.
+// derives from them. Documents that are not a JSON object in UTF-8 are
+// skipped.
 //
 //	func FuzzSearch(f *testing.F) { mcptest.FuzzF(f, newRegistry(), "search_pages") }
 func FuzzF(f *testing.F, reg *mcptool.Registry, name string, opts ...Option) {
@@ -114,7 +116,9 @@ func FuzzF(f *testing.F, reg *mcptool.Registry, name string, opts ...Option) {
 		f.Add(doc)
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if !bytes.HasPrefix(bytes.TrimLeft(doc, " \t\r\n"), []byte("{")) || !json.Valid(doc) {
+		// JSON text is UTF-8 (RFC 8259); Go's decoder, which the validator
+		// uses, would accept invalid bytes as U+FFFD where mcpgen refuses.
+		if !bytes.HasPrefix(bytes.TrimLeft(doc, " \t\r\n"), []byte("{")) || !json.Valid(doc) || !utf8.Valid(doc) {
 			t.Skip("not a JSON object")
 		}
 		if _, kind, detail := fz.check(c, doc); kind != "" {
