@@ -29,7 +29,7 @@ func main() {
 	log.SetOutput(os.Stderr)
 	log.Print("serving on stdio")
 	srv := reg.Server(&mcp.Implementation{Name: "stdioserver", Version: "1"}, nil)
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := srv.Run(context.Background(), &mcptool.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }
