@@ -249,9 +249,8 @@ func hasUncompiled(s *jsonschema.Schema) bool {
 	if s == nil || s.Ref != "" {
 		return false
 	}
-	return s.AllOf != nil || s.AnyOf != nil || s.OneOf != nil || s.Not != nil || s.If != nil ||
-		s.Contains != nil || s.PrefixItems != nil || s.PatternProperties != nil ||
-		s.DependentRequired != nil || s.DependentSchemas != nil
+	return s.DependentRequired != nil ||
+		!walkChildren(s, 0, numKeywords-1, false, func(c edge, _ *jsonschema.Schema) bool { return keywords[c.kw].compiled })
 }
 
 // uncompiledFor reports keywords the typed decoder of t does not check on a

@@ -63,40 +63,42 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 			fmt.Fprintf(b, "%s: %s, ", name, strconv.Quote(v))
 		}
 	}
-	sub := func(name string, v *jsonschema.Schema) {
-		if v != nil && err == nil {
-			b.WriteString(name + ": ")
-			err = writeSchemaLiteral(b, v)
-			b.WriteString(", ")
-		}
-	}
-	list := func(name string, vs []*jsonschema.Schema) {
-		if vs == nil || err != nil {
-			return
-		}
-		b.WriteString(name + ": []*" + litSchemaPkg + ".Schema{")
-		for _, v := range vs {
-			if err = writeSchemaLiteral(b, v); err != nil {
-				return
+	// children writes the subschema fields of keywords from to to, but
+	// properties: WithProps sets those.
+	children := func(from, to keyword) {
+		for kw := from; kw <= to && err == nil; kw++ {
+			k := &keywords[kw]
+			if kw == kwProperties || k.kind == slotExtra || !present(s, kw) {
+				continue
+			}
+			b.WriteString(k.field + ": ")
+			switch k.kind {
+			case slotList:
+				b.WriteString("[]*" + litSchemaPkg + ".Schema{")
+			case slotDict:
+				typ := "map[string]*" + litSchemaPkg + ".Schema"
+				if kw == kwDefs {
+					typ = litSchemaPkg + ".Definitions"
+				}
+				b.WriteString(typ + "{")
+			}
+			eachIn(s, kw, true, func(c edge, x *jsonschema.Schema) bool {
+				if k.kind == slotDict {
+					b.WriteString(strconv.Quote(c.key) + ": ")
+				}
+				if err = writeSchemaLiteral(b, x); err != nil {
+					return false
+				}
+				if k.kind != slotOne {
+					b.WriteString(", ")
+				}
+				return true
+			})
+			if k.kind != slotOne {
+				b.WriteString("}")
 			}
 			b.WriteString(", ")
 		}
-		b.WriteString("}, ")
-	}
-	dict := func(name, typ string, m map[string]*jsonschema.Schema) {
-		if m == nil || err != nil {
-			return
-		}
-		fmt.Fprintf(b, "%s: %s{", name, typ)
-		keys := slices.Sorted(maps.Keys(m))
-		for _, k := range keys {
-			b.WriteString(strconv.Quote(k) + ": ")
-			if err = writeSchemaLiteral(b, m[k]); err != nil {
-				return
-			}
-			b.WriteString(", ")
-		}
-		b.WriteString("}, ")
 	}
 	count := func(name string, v *uint64) {
 		if v != nil {
@@ -126,21 +128,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 	str("Ref", s.Ref)
 	str("DynamicRef", s.DynamicRef)
 	str("Comments", s.Comments)
-	dict("Definitions", litSchemaPkg+".Definitions", s.Definitions)
-	list("AllOf", s.AllOf)
-	list("AnyOf", s.AnyOf)
-	list("OneOf", s.OneOf)
-	sub("Not", s.Not)
-	sub("If", s.If)
-	sub("Then", s.Then)
-	sub("Else", s.Else)
-	dict("DependentSchemas", "map[string]*"+litSchemaPkg+".Schema", s.DependentSchemas)
-	list("PrefixItems", s.PrefixItems)
-	sub("Items", s.Items)
-	sub("Contains", s.Contains)
-	dict("PatternProperties", "map[string]*"+litSchemaPkg+".Schema", s.PatternProperties)
-	sub("AdditionalProperties", s.AdditionalProperties)
-	sub("PropertyNames", s.PropertyNames)
+	children(kwDefs, kwPropertyNames)
 	str("Type", s.Type)
 	values("Enum", s.Enum)
 	value("Const", s.Const)
@@ -175,7 +163,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 	str("Format", s.Format)
 	str("ContentEncoding", s.ContentEncoding)
 	str("ContentMediaType", s.ContentMediaType)
-	sub("ContentSchema", s.ContentSchema)
+	children(kwContentSchema, kwContentSchema)
 	str("Title", s.Title)
 	str("Description", s.Description)
 	value("Default", s.Default)
@@ -267,6 +255,10 @@ func valueLiteral(v any) (string, error) {
 		}
 		b.WriteString("}")
 		return b.String(), nil
+	case *jsonschema.Schema: // unevaluatedItems, unevaluatedProperties
+		var b strings.Builder
+		err := writeSchemaLiteral(&b, x)
+		return b.String(), err
 	}
 	return "", fmt.Errorf("cannot render a %T in generated code", v)
 }

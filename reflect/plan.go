@@ -138,25 +138,7 @@ func tidy(s *jsonschema.Schema) {
 		s.Extras == nil && reflect.DeepEqual(s, &emptySchema) {
 		s.Extras = map[string]any{} // not DeepEqual to the empty schema: marshals as {}
 	}
-	if s.Properties != nil {
-		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			tidy(p.Value)
-		}
-	}
-	for _, x := range []*jsonschema.Schema{s.Items, s.AdditionalProperties, s.PropertyNames, s.Not,
-		s.If, s.Then, s.Else, s.Contains, s.ContentSchema} {
-		tidy(x)
-	}
-	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-		for _, x := range list {
-			tidy(x)
-		}
-	}
-	for _, m := range []map[string]*jsonschema.Schema{s.Definitions, s.PatternProperties, s.DependentSchemas} {
-		for _, x := range m {
-			tidy(x)
-		}
-	}
+	children(s, func(_ edge, x *jsonschema.Schema) { tidy(x) })
 }
 
 // parseMeta reads the `mcp` tag of t's blank field, reporting every wrong

@@ -84,7 +84,7 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		}
 		if s.Ref != "" {
 			// A recursive root: inline its template.
-			s = cloneSchema(b.structs[baseType(t)].schema)
+			s = cloneSchema(resolveRef(&jsonschema.Schema{Definitions: b.defs}, s))
 		}
 		if valueKind(s) != "object" {
 			// 2025-11-25 clients require structuredContent to be an object.

@@ -1064,48 +1064,22 @@ func intBounds(k reflect.Kind) (int64, uint64) {
 // noBooleanSchemas reports a boolean schema anywhere below s, except
 // additionalProperties: false.
 func noBooleanSchemas(s *jsonschema.Schema) error {
-	var walk func(s *jsonschema.Schema, where string) error
-	walk = func(s *jsonschema.Schema, where string) error {
-		if s == nil {
-			return nil
-		}
-		if s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
-			return fmt.Errorf("boolean schema at %s: clients reject them; use {} or {\"not\": {}}", where)
-		}
-		if s.Properties != nil {
-			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-				if err := walk(p.Value, where+"/properties/"+p.Key); err != nil {
-					return err
+	var err error
+	var walk func(s *jsonschema.Schema, where string) bool
+	walk = func(s *jsonschema.Schema, where string) bool {
+		return eachChild(s, 0, numKeywords-1, func(c edge, x *jsonschema.Schema) bool {
+			if isBool, v := boolSchema(x); isBool {
+				if c.kw == kwAdditionalProperties && !v {
+					return true
 				}
+				err = fmt.Errorf("boolean schema at %s: clients reject them; use {} or {\"not\": {}}", where+c.path())
+				return false
 			}
-		}
-		if s.AdditionalProperties != nil && s.AdditionalProperties != jsonschema.FalseSchema {
-			if err := walk(s.AdditionalProperties, where+"/additionalProperties"); err != nil {
-				return err
-			}
-		}
-		keys := []string{"items", "not", "if", "then", "else", "contains", "propertyNames"}
-		for i, x := range []*jsonschema.Schema{s.Items, s.Not, s.If, s.Then, s.Else, s.Contains, s.PropertyNames} {
-			if err := walk(x, where+"/"+keys[i]); err != nil {
-				return err
-			}
-		}
-		keys = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
-		for i, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-			for j, x := range list {
-				if err := walk(x, fmt.Sprintf("%s/%s/%d", where, keys[i], j)); err != nil {
-					return err
-				}
-			}
-		}
-		for k, x := range s.Definitions {
-			if err := walk(x, where+"/$defs/"+k); err != nil {
-				return err
-			}
-		}
-		return nil
+			return walk(x, where+c.path())
+		})
 	}
-	return walk(s, "#")
+	walk(s, "#")
+	return err
 }
 
 // cloneSchema deep-copies a schema so a property can carry its own keywords.
@@ -1113,53 +1087,11 @@ func cloneSchema(s *jsonschema.Schema) *jsonschema.Schema {
 	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
 		return s
 	}
-	c := *s
-	if s.Properties != nil {
-		c.Properties = jsonschema.NewProperties()
-		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-			c.Properties.Set(p.Key, cloneSchema(p.Value))
-		}
-	}
-	c.Items = cloneSchema(s.Items)
-	c.AdditionalProperties = cloneSchema(s.AdditionalProperties)
-	c.PropertyNames = cloneSchema(s.PropertyNames)
-	c.Not = cloneSchema(s.Not)
-	c.If, c.Then, c.Else = cloneSchema(s.If), cloneSchema(s.Then), cloneSchema(s.Else)
-	c.Contains = cloneSchema(s.Contains)
-	c.ContentSchema = cloneSchema(s.ContentSchema)
-	cl := func(l []*jsonschema.Schema) []*jsonschema.Schema {
-		if l == nil {
-			return nil
-		}
-		out := make([]*jsonschema.Schema, len(l))
-		for i, x := range l {
-			out[i] = cloneSchema(x)
-		}
-		return out
-	}
-	c.AllOf, c.AnyOf, c.OneOf, c.PrefixItems = cl(s.AllOf), cl(s.AnyOf), cl(s.OneOf), cl(s.PrefixItems)
-	if s.Definitions != nil {
-		c.Definitions = jsonschema.Definitions{}
-		for k, v := range s.Definitions {
-			c.Definitions[k] = cloneSchema(v)
-		}
-	}
-	if s.PatternProperties != nil {
-		c.PatternProperties = map[string]*jsonschema.Schema{}
-		for k, v := range s.PatternProperties {
-			c.PatternProperties[k] = cloneSchema(v)
-		}
-	}
+	c := mapChildren(s, cloneSchema)
 	c.Enum = append([]any(nil), s.Enum...)
 	c.Examples = append([]any(nil), s.Examples...)
 	c.Required = append([]string(nil), s.Required...)
-	if s.Extras != nil {
-		c.Extras = map[string]any{}
-		for k, v := range s.Extras {
-			c.Extras[k] = v
-		}
-	}
-	return &c
+	return c
 }
 
 // checkHeaderName checks an x-mcp-header annotation (SEP-2243): clients

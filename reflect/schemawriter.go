@@ -82,37 +82,9 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 	w.str("$anchor", s.Anchor)
 	w.str("$ref", s.Ref)
 	w.str("$dynamicRef", s.DynamicRef)
-	w.dict("$defs", s.Definitions)
+	w.children(s, kwDefs, kwDefs)
 	w.str("$comment", s.Comments)
-	w.list("allOf", s.AllOf)
-	w.list("anyOf", s.AnyOf)
-	w.list("oneOf", s.OneOf)
-	w.sub("not", s.Not)
-	w.sub("if", s.If)
-	w.sub("then", s.Then)
-	w.sub("else", s.Else)
-	w.dict("dependentSchemas", s.DependentSchemas)
-	w.list("prefixItems", s.PrefixItems)
-	w.sub("items", s.Items)
-	w.sub("contains", s.Contains)
-	if s.Properties != nil && w.err == nil {
-		w.key("properties")
-		b.WriteByte('{')
-		first := true
-		for p := s.Properties.Oldest(); p != nil && w.err == nil; p = p.Next() {
-			if !first {
-				b.WriteByte(',')
-			}
-			first = false
-			w.string(p.Key)
-			b.WriteByte(':')
-			w.err = writeSchema(b, p.Value)
-		}
-		b.WriteByte('}')
-	}
-	w.dict("patternProperties", s.PatternProperties)
-	w.sub("additionalProperties", s.AdditionalProperties)
-	w.sub("propertyNames", s.PropertyNames)
+	w.children(s, kwAllOf, kwPropertyNames)
 	w.str("type", s.Type)
 	if len(s.Enum) > 0 {
 		w.field("enum", s.Enum)
@@ -144,7 +116,7 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 	w.str("format", s.Format)
 	w.str("contentEncoding", s.ContentEncoding)
 	w.str("contentMediaType", s.ContentMediaType)
-	w.sub("contentSchema", s.ContentSchema)
+	w.children(s, kwContentSchema, kwContentSchema)
 	w.str("title", s.Title)
 	w.str("description", s.Description)
 	if s.Default != nil {
@@ -159,6 +131,11 @@ func writeSchema(b *bytes.Buffer, s *jsonschema.Schema) error {
 	if len(s.Extras) > 0 && w.err == nil {
 		keys := slices.Sorted(maps.Keys(s.Extras))
 		for _, k := range keys {
+			if x, ok := s.Extras[k].(*jsonschema.Schema); ok && w.err == nil {
+				w.key(k) // unevaluatedItems, unevaluatedProperties, ...
+				w.err = writeSchema(b, x)
+				continue
+			}
 			w.field(k, s.Extras[k])
 		}
 	}
@@ -321,47 +298,44 @@ func isJSONNumber(s string) bool {
 	return s == ""
 }
 
-func (w *objWriter) sub(k string, s *jsonschema.Schema) {
-	if s == nil || w.err != nil {
-		return
+// children writes the subschema keywords of s from from to to, in order:
+// a list or a map only when it has members, properties whenever present.
+func (w *objWriter) children(s *jsonschema.Schema, from, to keyword) {
+	for kw := from; kw <= to && w.err == nil; kw++ {
+		k := &keywords[kw]
+		if k.kind == slotExtra {
+			continue // written with the other Extras, in their order
+		}
+		open := false
+		eachIn(s, kw, true, func(c edge, x *jsonschema.Schema) bool {
+			switch {
+			case !open:
+				w.key(k.name)
+				w.b.WriteString(opener[k.kind])
+				open = true
+			case k.kind != slotOne:
+				w.b.WriteByte(',')
+			}
+			if k.kind == slotDict || k.kind == slotProps {
+				w.string(c.key)
+				w.b.WriteByte(':')
+			}
+			w.err = writeSchema(w.b, x)
+			return w.err == nil
+		})
+		if !open && kw == kwProperties && s.Properties != nil {
+			w.key(k.name)
+			w.b.WriteString(opener[k.kind])
+			open = true
+		}
+		if open {
+			w.b.WriteString(closer[k.kind])
+		}
 	}
-	w.key(k)
-	w.err = writeSchema(w.b, s)
 }
 
-func (w *objWriter) list(k string, l []*jsonschema.Schema) {
-	if len(l) == 0 || w.err != nil {
-		return
-	}
-	w.key(k)
-	w.b.WriteByte('[')
-	for i, s := range l {
-		if i > 0 {
-			w.b.WriteByte(',')
-		}
-		if w.err = writeSchema(w.b, s); w.err != nil {
-			return
-		}
-	}
-	w.b.WriteByte(']')
-}
-
-func (w *objWriter) dict(k string, m map[string]*jsonschema.Schema) {
-	if len(m) == 0 || w.err != nil {
-		return
-	}
-	keys := slices.Sorted(maps.Keys(m))
-	w.key(k)
-	w.b.WriteByte('{')
-	for i, name := range keys {
-		if i > 0 {
-			w.b.WriteByte(',')
-		}
-		w.string(name)
-		w.b.WriteByte(':')
-		if w.err = writeSchema(w.b, m[name]); w.err != nil {
-			return
-		}
-	}
-	w.b.WriteByte('}')
-}
+// opener and closer bracket a keyword's subschemas in JSON.
+var (
+	opener = [...]string{slotList: "[", slotDict: "{", slotProps: "{"}
+	closer = [...]string{slotList: "]", slotDict: "}", slotProps: "}"}
+)
