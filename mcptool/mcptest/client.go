@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
@@ -142,7 +143,11 @@ func dial(t testing.TB, reg *mcptool.Registry, cfg *config) (mcp.Transport, func
 	}
 	if cfg.http {
 		hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, cfg.httpOpts))
-		return &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: hs.Client()}, hs.Close, nil
+		hc := hs.Client()
+		if cfg.header != nil {
+			hc = &http.Client{Transport: headerTransport{cfg.header, hc.Transport}}
+		}
+		return &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: hc}, hs.Close, nil
 	}
 	st, ct := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
@@ -152,6 +157,20 @@ func dial(t testing.TB, reg *mcptool.Registry, cfg *config) (mcp.Transport, func
 		return nil, nil, fmt.Errorf("connecting the server: %w", err)
 	}
 	return ct, func() { _ = ss.Close() }, nil
+}
+
+// headerTransport adds headers to every request.
+type headerTransport struct {
+	header http.Header
+	next   http.RoundTripper
+}
+
+func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, vs := range t.header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	return t.next.RoundTrip(req)
 }
 
 // Close closes the client session (and with it the subprocess of

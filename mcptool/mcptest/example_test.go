@@ -5,6 +5,7 @@ package mcptest_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -448,4 +449,29 @@ func ExampleSeed() {
 	// Output:
 	// mcptest: fuzz weekday (seed 1): 34 documents, 8 valid, 26 invalid: contract kept
 	// mcptest: fuzz weekday (seed 2): 34 documents, 8 valid, 26 invalid: contract kept
+}
+
+// Header sends headers with every HTTP request: here the bearer token a
+// middleware of the registry checks before any tool runs.
+func ExampleHeader() {
+	requireToken := func(next mcptool.Handler) mcptool.Handler {
+		return func(ctx context.Context, call *mcptool.Call) (*mcp.CallToolResult, error) {
+			if call.Request == nil || call.Request.Extra == nil || call.Request.Extra.Header.Get("Authorization") != "Bearer s3cret" {
+				return mcptool.ErrorResult("unauthorized: send a valid token"), nil
+			}
+			return next(ctx, call)
+		}
+	}
+	reg := mcptool.NewRegistry(mcptool.Use(requireToken))
+	_ = reg.Add("balance", func() (string, error) { return "42 EUR", nil })
+
+	for _, token := range []string{"wrong", "s3cret"} {
+		t := &recorder{print: true}
+		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Header(http.Header{"Authorization": {"Bearer " + token}}))
+		fmt.Printf("%s: %s\n", token, c.Call("balance", nil).Text())
+		t.finish()
+	}
+	// Output:
+	// wrong: unauthorized: send a valid token
+	// s3cret: 42 EUR
 }

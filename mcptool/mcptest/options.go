@@ -4,6 +4,7 @@ package mcptest
 
 import (
 	"context"
+	"net/http"
 	"os/exec"
 	"time"
 
@@ -25,6 +26,7 @@ type config struct {
 	srv      *mcp.Server
 	http     bool
 	httpOpts *mcptool.HTTPOptions
+	header   http.Header
 	cmd      *exec.Cmd
 	timeout  time.Duration
 	logLevel mcp.LoggingLevel
@@ -96,6 +98,11 @@ func Server(srv *mcp.Server) Option { return func(c *config) { c.srv = srv } }
 func HTTP(opts *mcptool.HTTPOptions) Option {
 	return func(c *config) { c.http, c.httpOpts = true, opts }
 }
+
+// Header sends h with every HTTP request of the client (see [HTTP]): a
+// bearer token, an API key, whatever the server's authorization reads
+// (tools see it in mcptool.Request(ctx).Extra.Header).
+func Header(h http.Header) Option { return func(c *config) { c.header = h } }
 
 // Command runs cmd and talks to it over its stdin and stdout: the program's
 // own server, as a client would launch it. The registry argument of [Client]
