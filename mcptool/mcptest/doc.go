@@ -27,8 +27,9 @@
 // # Integration
 //
 // The same client runs over a real streamable HTTP server on loopback
-// ([HTTP]) or over stdio to a subprocess ([Command], with [Binary] building
-// the program).
+// ([HTTP], with [Header] for the credentials an authorization check reads)
+// or over stdio to a subprocess ([Command], with [Binary] building the
+// program).
 //
 // # Security
 //
