@@ -34,7 +34,7 @@ type Options struct {
 }
 
 // Cluster is the state a set of replicas shares through one Redis server:
-// rate limits, concurrency caps, 2025-era stream events and the
+// rate limits, concurrency caps, tasks, 2025-era stream events and the
 // requestState key. Make one per process with [Open], and give its
 // [Cluster.RegistryOptions] to mcptool.NewRegistry and its
 // [Cluster.HTTPOptions] to mcptool.NewHTTPHandler.
@@ -43,6 +43,7 @@ type Cluster struct {
 	own      bool
 	limiter  *Limiter
 	events   *EventStore
+	tasks    *TaskStore
 	stateKey []byte
 }
 
@@ -104,6 +105,12 @@ func Open(ctx context.Context, url string, opts *Options) (*Cluster, error) {
 		c.closeClient()
 		return nil, errors.New("mcpredis: the state key must be 32 bytes")
 	}
+	tasks, err := newTaskStore(ctx, c.rdb, o.Prefix)
+	if err != nil {
+		c.closeClient()
+		return nil, err
+	}
+	c.tasks = tasks
 	c.limiter = newLimiter(c.rdb, o.Prefix, o.LeaseTTL)
 	c.events = &EventStore{rdb: c.rdb, prefix: o.Prefix, ttl: o.EventTTL, maxEvents: o.MaxEvents}
 	return c, nil
@@ -131,14 +138,22 @@ func (c *Cluster) Limiter() *Limiter { return c.limiter }
 // EventStore returns the store of 2025-era stream events.
 func (c *Cluster) EventStore() *EventStore { return c.events }
 
+// TaskStore returns the store of tasks.
+func (c *Cluster) TaskStore() *TaskStore { return c.tasks }
+
 // StateKey returns the key that seals requestState on every replica.
 func (c *Cluster) StateKey() []byte { return c.stateKey }
 
 // RegistryOptions returns the registry options that make a registry's
 // promises hold cluster-wide: its limits in Redis and the shared
-// requestState key. Append your own options after them.
+// requestState key, its tasks in Redis. Append your own options after
+// them; to set other task settings, pass mcptool.Tasks with Store set to
+// [Cluster.TaskStore].
 func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
-	return []mcptool.RegistryOption{mcptool.StateKey(c.stateKey)}
+	return []mcptool.RegistryOption{
+		mcptool.StateKey(c.stateKey),
+		mcptool.Tasks(mcptool.TaskSettings{Store: c.tasks}),
+	}
 }
 
 // HTTPOptions returns o with the Redis event store set, for
@@ -155,6 +170,7 @@ func (c *Cluster) Ping(ctx context.Context) error { return c.rdb.Ping(ctx).Err()
 // closes the client Open made.
 func (c *Cluster) Close() error {
 	c.limiter.close()
+	c.tasks.close()
 	if c.own {
 		return c.rdb.Close()
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	mcpredis "github.com/mcpgen/mcpgen/adapters/redis"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -26,6 +27,7 @@ type config struct {
 	httpAddr  string
 	stateless bool
 	toolset   string
+	redisURL  string // shared state of replicas; "" keeps it in process
 
 	// The demo toolset's settings. Zero values mean the defaults (see
 	// withDefaults), except githubToken and searchURL, which have none.
@@ -90,7 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		logger.Info("serving on stdio", "toolset", cfg.toolset)
 		return a.srv.Run(ctx, &mcptool.StdioTransport{Reader: stdin, Writer: stdout})
 	}
-	return serveHTTP(ctx, a.srv, cfg, logger)
+	return serveHTTP(ctx, a, cfg, logger)
 }
 
 // parseFlags reads the command line, with defaults from the environment.
@@ -109,6 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	confirm := true
 	fs.StringVar(&cfg.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio; a bare port listens on localhost")
 	fs.BoolVar(&cfg.stateless, "stateless", false, "with -http: serve every request statelessly (the 2026-07-28 mode), no sessions")
+	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...` (no paths; empty: no execute_command)")
@@ -155,17 +158,50 @@ func splitList(s string) []string {
 // app is a toolset ready to serve: its registry, its server, and what to
 // release when done.
 type app struct {
-	reg   *mcptool.Registry
-	srv   *mcp.Server
-	demo  *demo // the demo toolset's services, nil for others
-	close func() error
+	reg     *mcptool.Registry
+	srv     *mcp.Server
+	demo    *demo             // the demo toolset's services, nil for others
+	cluster *mcpredis.Cluster // with -redis
+	close   func() error
 }
 
 // newApp builds the chosen toolset. The demo toolset opens (and on first run
 // creates and seeds) its data directory.
-func newApp(cfg config, logger *slog.Logger) (*app, error) {
+func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
+	opts := []mcptool.RegistryOption{mcptool.Logger(logger)}
+	var cl *mcpredis.Cluster
+	if cfg.redisURL != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		cl, err = mcpredis.Open(ctx, cfg.redisURL, nil)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(cl.RegistryOptions(), opts...)
+		defer func() {
+			if err != nil {
+				_ = cl.Close()
+				return
+			}
+			a.cluster, a.close = cl, joinClose(a.close, cl.Close)
+		}()
+	}
+	return newToolset(cfg, mcptool.NewRegistry(opts...), logger)
+}
+
+func joinClose(fs ...func() error) func() error {
+	return func() error {
+		var errs []error
+		for _, f := range fs {
+			errs = append(errs, f())
+		}
+		return errors.Join(errs...)
+	}
+}
+
+// newToolset registers the chosen toolset on reg.
+func newToolset(cfg config, reg *mcptool.Registry, logger *slog.Logger) (*app, error) {
 	impl := &mcp.Implementation{Name: "mcpgen-demo", Title: "mcpgen demo", Version: version}
-	reg := mcptool.NewRegistry(mcptool.Logger(logger))
 	switch cfg.toolset {
 	case "demo":
 		d, err := openDemo(cfg, logger)
@@ -199,7 +235,7 @@ func newServer(cfg config, logger *slog.Logger) (*mcp.Server, error) {
 	return a.srv, nil
 }
 
-func serveHTTP(ctx context.Context, srv *mcp.Server, cfg config, logger *slog.Logger) error {
+func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) error {
 	addr := cfg.httpAddr
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		addr = net.JoinHostPort("127.0.0.1", addr) // a bare port: localhost only
@@ -209,9 +245,20 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, cfg config, logger *slog.Lo
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: cfg.stateless, Logger: logger}))
+	hopts := &mcptool.HTTPOptions{Stateless: cfg.stateless, Logger: logger}
+	if a.cluster != nil {
+		hopts = a.cluster.HTTPOptions(*hopts)
+	}
+	mux.Handle("/mcp", mcptool.NewHTTPHandler(a.srv, hopts))
+	// For load balancers' health checks: the process serves. It does not
+	// check Redis, which all replicas share: a Redis outage would take
+	// every replica out, where calls that do not need Redis still work.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = io.WriteString(w, "ok\n")
+	})
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", cfg.stateless, "toolset", cfg.toolset)
+	logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", cfg.stateless, "toolset", cfg.toolset, "redis", a.cluster != nil)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -181,7 +181,7 @@ func init() {
 			{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Load: mcpgen_load24},
 			{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "78943615a686fce1f399808f", Load: mcpgen_load25},
 			{Type: mcpgen_reflect.TypeFor[computeArgs](), Fingerprint: "e80de638865f44f0ad9571d0", Load: mcpgen_load26},
-			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "282964afa595531e4568ffc9", Load: mcpgen_load27},
+			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "876169de53be733af826dffa", Load: mcpgen_load27},
 			{Type: mcpgen_reflect.TypeFor[deleteArgs](), Fingerprint: "2c0d1c8ed6b9eac30dc9ef48", Load: mcpgen_load28},
 			{Type: mcpgen_reflect.TypeFor[greetArgs](), Fingerprint: "392e169ac3cd9840c8de8aff", Load: mcpgen_load29},
 		},

@@ -1,0 +1,190 @@
+package mcpredis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+)
+
+// TaskStore keeps tasks in Redis, shared by every replica: any replica
+// answers tasks/get, tasks/update and tasks/cancel, and the replica running
+// a task hears of a cancel or an answer through Redis pub/sub. It
+// implements taskstore.Store.
+//
+// Each task is a hash of its version and its JSON, expiring at its
+// ExpiresAt. Update is a compare-and-set on the version in one Lua script,
+// which also publishes the task's ID; each store holds one pattern
+// subscription and hands the news to its local watchers. Worker leases are
+// fields of the record (mcptool writes and checks them), so a task whose
+// replica died reads failed once its lease has run out.
+//
+// While Redis is unreachable the methods fail; an update published during
+// an outage is not delivered to watchers, who see the new state at their
+// next read.
+type TaskStore struct {
+	rdb    redis.UniversalClient
+	prefix string // of task keys; the channel of a task is prefix + id
+
+	ps      *redis.PubSub
+	mu      sync.Mutex
+	watches map[string]map[chan struct{}]struct{}
+	done    chan struct{}
+}
+
+func newTaskStore(ctx context.Context, rdb redis.UniversalClient, prefix string) (*TaskStore, error) {
+	s := &TaskStore{rdb: rdb, prefix: prefix + "task:", watches: map[string]map[chan struct{}]struct{}{}, done: make(chan struct{})}
+	s.ps = rdb.PSubscribe(ctx, s.prefix+"*")
+	// Wait for the subscription: a watcher registered after New returns
+	// then sees every later update.
+	if _, err := s.ps.Receive(ctx); err != nil {
+		_ = s.ps.Close()
+		return nil, fmt.Errorf("mcpredis: subscribe to task updates: %w", err)
+	}
+	go s.dispatch()
+	return s, nil
+}
+
+func (s *TaskStore) key(id string) string { return s.prefix + "{" + id + "}" }
+
+func (s *TaskStore) dispatch() {
+	defer close(s.done)
+	for m := range s.ps.Channel() {
+		id := strings.TrimPrefix(m.Channel, s.prefix)
+		s.mu.Lock()
+		for ch := range s.watches[id] {
+			select {
+			case ch <- struct{}{}:
+			default: // one pending receive stands for several updates
+			}
+		}
+		s.mu.Unlock()
+	}
+}
+
+var createTask = redis.NewScript(`
+if redis.call("EXISTS", KEYS[1]) == 1 then return 0 end
+redis.call("HSET", KEYS[1], "v", 1, "t", ARGV[1])
+if tonumber(ARGV[2]) > 0 then redis.call("PEXPIREAT", KEYS[1], ARGV[2]) end
+return 1
+`)
+
+// Create implements taskstore.Store.
+func (s *TaskStore) Create(ctx context.Context, t taskstore.Task) error {
+	t.Version = 1
+	b, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("mcpredis: task %s: %w", t.ID, err)
+	}
+	n, err := createTask.Run(ctx, s.rdb, []string{s.key(t.ID)}, b, expireAt(t)).Int()
+	if err != nil {
+		return fmt.Errorf("mcpredis: create task: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", taskstore.ErrExists, t.ID)
+	}
+	return nil
+}
+
+func expireAt(t taskstore.Task) int64 {
+	if t.ExpiresAt.IsZero() {
+		return 0
+	}
+	return max(1, t.ExpiresAt.UnixMilli())
+}
+
+// Get implements taskstore.Store.
+func (s *TaskStore) Get(ctx context.Context, id string) (taskstore.Task, error) {
+	b, err := s.rdb.HGet(ctx, s.key(id), "t").Bytes()
+	if errors.Is(err, redis.Nil) {
+		return taskstore.Task{}, taskstore.ErrNotFound
+	}
+	if err != nil {
+		return taskstore.Task{}, fmt.Errorf("mcpredis: get task: %w", err)
+	}
+	var t taskstore.Task
+	if err := json.Unmarshal(b, &t); err != nil {
+		return taskstore.Task{}, fmt.Errorf("mcpredis: task %s: %w", id, err)
+	}
+	return t, nil
+}
+
+// updateTask: -1 not found, 0 version conflict, 1 stored (and published).
+var updateTask = redis.NewScript(`
+local v = redis.call("HGET", KEYS[1], "v")
+if not v then return -1 end
+if v ~= ARGV[1] then return 0 end
+redis.call("HSET", KEYS[1], "v", tonumber(ARGV[1]) + 1, "t", ARGV[2])
+if tonumber(ARGV[3]) > 0 then
+  redis.call("PEXPIREAT", KEYS[1], ARGV[3])
+else
+  redis.call("PERSIST", KEYS[1])
+end
+redis.call("PUBLISH", ARGV[4], "")
+return 1
+`)
+
+// Update implements taskstore.Store.
+func (s *TaskStore) Update(ctx context.Context, t taskstore.Task) (taskstore.Task, error) {
+	old := t.Version
+	t.Version++
+	b, err := json.Marshal(t)
+	if err != nil {
+		return taskstore.Task{}, fmt.Errorf("mcpredis: task %s: %w", t.ID, err)
+	}
+	n, err := updateTask.Run(ctx, s.rdb, []string{s.key(t.ID)}, old, b, expireAt(t), s.prefix+t.ID).Int()
+	switch {
+	case err != nil:
+		return taskstore.Task{}, fmt.Errorf("mcpredis: update task: %w", err)
+	case n < 0:
+		return taskstore.Task{}, taskstore.ErrNotFound
+	case n == 0:
+		return taskstore.Task{}, taskstore.ErrConflict
+	}
+	// The caller's maps are not kept: give back a copy of what was stored.
+	var out taskstore.Task
+	if err := json.Unmarshal(b, &out); err != nil {
+		return taskstore.Task{}, fmt.Errorf("mcpredis: task %s: %w", t.ID, err)
+	}
+	return out, nil
+}
+
+// Watch implements taskstore.Store.
+func (s *TaskStore) Watch(ctx context.Context, id string) (<-chan struct{}, error) {
+	ch := make(chan struct{}, 1)
+	s.mu.Lock()
+	set := s.watches[id]
+	if set == nil {
+		set = map[chan struct{}]struct{}{}
+		s.watches[id] = set
+	}
+	set[ch] = struct{}{}
+	s.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		s.mu.Lock()
+		// ch is in the current set: a set leaves the map only when empty.
+		if cur := s.watches[id]; cur != nil {
+			delete(cur, ch)
+			if len(cur) == 0 {
+				delete(s.watches, id)
+			}
+		}
+		close(ch)
+		s.mu.Unlock()
+	}()
+	return ch, nil
+}
+
+func (s *TaskStore) close() {
+	_ = s.ps.Close()
+	<-s.done
+}
+
+var _ taskstore.Store = (*TaskStore)(nil)

@@ -1,0 +1,59 @@
+package mcpredis_test
+
+import (
+	"time"
+
+	"testing"
+
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+	"github.com/mcpgen/mcpgen/mcptool/taskstore/storetest"
+)
+
+// The store keeps taskstore's contract, each subtest on a fresh database.
+func TestTaskStoreContract(t *testing.T) {
+	srv := startRedis(t)
+	storetest.Run(t, func(t *testing.T) taskstore.Store {
+		c := open(t, srv, nil)
+		if err := c.Client().FlushDB(t.Context()).Err(); err != nil {
+			t.Fatal(err)
+		}
+		return c.TaskStore()
+	})
+}
+
+// A cancel written by one replica reaches the watcher on another.
+func TestTaskWatchAcrossReplicas(t *testing.T) {
+	srv := startRedis(t)
+	a, b := open(t, srv, nil).TaskStore(), open(t, srv, nil).TaskStore()
+	ctx := t.Context()
+	if err := a.Create(ctx, taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working}); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := a.Watch(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := a.Watch(ctx, "y") // another task's watcher hears nothing
+	cur, err := b.Get(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.CancelRequested = true
+	if _, err := b.Update(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watcher on replica A did not hear replica B's update")
+	}
+	got, _ := a.Get(ctx, "x")
+	if !got.CancelRequested || got.Version != 2 {
+		t.Fatalf("replica A reads %+v", got)
+	}
+	select {
+	case <-other:
+		t.Fatal("a watcher of another task was woken")
+	case <-time.After(100 * time.Millisecond):
+	}
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"net"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// -redis makes the demo a replica: its registry takes the shared state key
+// from Redis; a Redis that cannot be reached is a startup error.
+func TestRedisFlag(t *testing.T) {
+	_, err := newApp(config{toolset: "conformance", redisURL: "redis://127.0.0.1:1/0"}, discardLogger())
+	require.Error(t, err, "an unreachable Redis must fail the start")
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server is not installed; CI installs it")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--dir", t.TempDir())
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, 5*time.Second, 20*time.Millisecond)
+
+	cfg := config{toolset: "conformance", redisURL: "redis://127.0.0.1:" + port + "/0"}
+	a, err := newApp(cfg, discardLogger())
+	require.NoError(t, err)
+	b, err := newApp(cfg, discardLogger())
+	require.NoError(t, err)
+	require.NotNil(t, a.cluster)
+	assert.Equal(t, a.cluster.StateKey(), b.cluster.StateKey(), "replicas share one requestState key")
+	require.NoError(t, a.close())
+	require.NoError(t, b.close())
+}
