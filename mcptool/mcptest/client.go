@@ -5,6 +5,7 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -66,7 +67,7 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	transport, stop, err := dial(t, reg, cfg)
 	if err != nil {
 		t.Fatalf("mcptest: %v", err)
-		return nil
+		return c // no session: its methods fail the test, see Call
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
@@ -74,7 +75,7 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	if err != nil {
 		stop()
 		t.Fatalf("mcptest: connecting the client: %v", err)
-		return nil
+		return c
 	}
 	c.Session = cs
 	c.modern = cs.InitializeResult().ProtocolVersion >= "2026-07-28"
@@ -92,7 +93,7 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	if c.level != "" && !c.modern {
 		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: c.level}); err != nil {
 			t.Fatalf("mcptest: logging/setLevel: %v", err)
-			return nil
+			return c
 		}
 	}
 	return c
@@ -173,13 +174,21 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(req)
 }
 
+// errNoSession is what the methods of a Conn whose setup failed report
+// (with a testing.TB whose Fatalf does not stop the test).
+var errNoSession = errors.New("the client is not connected: its setup failed")
+
 // Close closes the client session (and with it the subprocess of
 // [Command], waiting for it to exit) and returns the error of closing, the
 // same on every call. It is called when the test ends; call it earlier to
 // check that the server shuts down cleanly, or what happens after a client
 // leaves.
 func (c *Conn) Close() error {
-	c.close.Do(func() { c.closeErr = c.Session.Close() })
+	c.close.Do(func() {
+		if c.Session != nil {
+			c.closeErr = c.Session.Close()
+		}
+	})
 	return c.closeErr
 }
 
@@ -200,6 +209,9 @@ func (c *Conn) Call(name string, args any) *Result {
 }
 
 func (c *Conn) call(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
+	if c.Session == nil {
+		return nil, errNoSession
+	}
 	params := &mcp.CallToolParams{Name: name, Arguments: args}
 	if c.level != "" && c.modern {
 		params.Meta = mcp.Meta{mcp.MetaKeyLogLevel: string(c.level)}
@@ -213,6 +225,10 @@ func (c *Conn) Tools() []*mcp.Tool {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
+	if c.Session == nil {
+		c.t.Fatalf("mcptest: tools/list: %v", errNoSession)
+		return nil
+	}
 	var tools []*mcp.Tool
 	for tool, err := range c.Session.Tools(ctx, nil) {
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -174,11 +175,19 @@ func TestLogLevel(t *testing.T) {
 func TestClientSetupErrors(t *testing.T) {
 	r := &recorder{}
 	mcptest.Client(r, nil)
-	mcptest.Client(r, nil, mcptest.Command(exec.Command("/nonexistent/server")))
+	c := mcptest.Client(r, nil, mcptest.Command(exec.Command("/nonexistent/server")))
+	// The Conn of a failed setup fails the test again instead of panicking.
+	c.Call("anything", nil)
+	c.Tools()
+	if rep := c.Load(2, time.Second, func(int) (string, any) { return "x", nil }); rep.Failed != 2 {
+		t.Errorf("load on a failed client: %s", rep)
+	}
 	r.finish()
 	got := r.failures()
-	if !strings.Contains(got, "no registry") || !strings.Contains(got, "connecting the client") {
-		t.Errorf("failures: %s", got)
+	for _, want := range []string{"no registry", "connecting the client", "calling anything: the client is not connected", "tools/list: the client is not connected"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("failures lack %q:\n%s", want, got)
+		}
 	}
 }
 

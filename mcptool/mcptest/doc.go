@@ -55,5 +55,6 @@
 //
 // Every helper takes a testing.TB, so benchmarks and fuzz targets can use
 // them. Helpers report through Errorf and Fatalf; after a Fatalf from a
-// testing.TB that does not stop the goroutine, they return zero values.
+// testing.TB that does not stop the goroutine, they return values whose
+// methods report the failure again rather than panic.
 package mcptest

@@ -63,7 +63,7 @@ func Fuzz(t testing.TB, reg *mcptool.Registry, name string, opts ...Option) {
 		return
 	}
 	c := connect(t, reg, cfg)
-	if c == nil {
+	if c.Session == nil {
 		return
 	}
 	docs := f.documents(rand.New(rand.NewPCG(uint64(cfg.seed), 0x6d637074)))
