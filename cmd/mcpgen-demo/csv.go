@@ -16,7 +16,7 @@ import (
 
 // CSVArgs are the arguments of analyze_csv.
 type CSVArgs struct {
-	_ struct{} `mcp:"title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4"`
+	_ struct{} `mcp:"title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4,task"`
 	// The CSV file, relative to the data directory's files folder, e.g. "sales.csv"; its first row
 	// names the columns.
 	Filepath string `json:"filepath" jsonschema:"example=sales.csv" validate:"required,min=1,max=1024"`

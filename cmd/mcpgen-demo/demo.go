@@ -173,6 +173,7 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 	}
 	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum))
 	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV))
+	check("generate_csv", mcptool.Add(reg, "generate_csv", d.files.GenerateCSV))
 	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, d.confirmed()...))
 	if d.commands != nil {
 		check("execute_command", mcptool.Add(reg, "execute_command", d.commands.Execute,

@@ -109,6 +109,8 @@ func TestDemoToolDefinitions(t *testing.T) {
 		// Seeds: title "Calculate Sum", readOnlyHint true, openWorldHint false.
 		"calculate_sum": {readOnly: true},
 		"analyze_csv":   {readOnly: true},
+		// Writes a file it names, replacing it with the same content.
+		"generate_csv": {idempotent: true},
 		// Seeds: title "Delete File", readOnlyHint false, destructiveHint true,
 		// idempotentHint true, openWorldHint false.
 		"delete_file": {destructive: true, idempotent: true},
@@ -217,7 +219,7 @@ func TestStreamableHTTP(t *testing.T) {
 			conf := &confirmer{accept: true}
 			cs := demoSession(t, a, tc.version, mcptest.HTTP(nil), mcptest.Elicit(conf.handle))
 			require.Equal(t, tc.want, cs.Session.InitializeResult().ProtocolVersion)
-			assert.Len(t, cs.Tools(), 11)
+			assert.Len(t, cs.Tools(), 12)
 			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, cs.Call("calculate_sum", map[string]any{"a": 1, "b": 2})))
 
 			hits := okResult(t, cs.Call("search_pages", map[string]any{"query": tc.page}))["results"].([]any)
@@ -277,7 +279,7 @@ func TestNoCommands(t *testing.T) {
 	a, _ := newDemoApp(t, func(c *config) { c.allow = []string{} })
 	_, ok := a.reg.Tool("execute_command")
 	assert.False(t, ok)
-	assert.Equal(t, 10, a.reg.Len())
+	assert.Equal(t, 11, a.reg.Len())
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

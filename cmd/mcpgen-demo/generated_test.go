@@ -84,6 +84,7 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 	docs := map[string]string{
 		"calculate_sum":       mcpreflect.FuncDoc(calculateSum),
 		"analyze_csv":         mcpreflect.FuncDoc(d.files.AnalyzeCSV),
+		"generate_csv":        mcpreflect.FuncDoc(d.files.GenerateCSV),
 		"delete_file":         mcpreflect.FuncDoc(d.files.DeleteFile),
 		"execute_command":     mcpreflect.FuncDoc(d.commands.Execute),
 		"github_create_issue": mcpreflect.FuncDoc(d.github.CreateIssue),

@@ -6,6 +6,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/redis v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen/adapters/sqlite v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
 	modernc.org/sqlite v1.62.0
@@ -52,3 +53,4 @@ require (
 replace github.com/mcpgen/mcpgen => ../..
 
 replace github.com/mcpgen/mcpgen/adapters/redis => ../../adapters/redis
+replace github.com/mcpgen/mcpgen/adapters/sqlite => ../../adapters/sqlite

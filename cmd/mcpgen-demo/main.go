@@ -41,6 +41,7 @@ type config struct {
 	weatherURL   string        // Open-Meteo forecast API base URL
 	geocodingURL string        // Open-Meteo geocoding API base URL
 	searchURL    string        // a SearXNG-compatible search endpoint
+	tasksDB      string        // the SQLite file of the tasks; "" is tasks.db in dataDir (demo toolset)
 }
 
 // Defaults of the demo toolset's settings.
@@ -114,6 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
+	fs.StringVar(&cfg.tasksDB, "tasks-db", "", "the SQLite `FILE` that keeps tasks (long calls the client polls), so they survive restarts (default: tasks.db in the data directory; in memory for -toolset conformance; with -redis: in Redis)")
 	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...` (no paths; empty: no execute_command)")
 	fs.BoolVar(&confirm, "confirm", true, "ask the user (through elicitation) before delete_file and delete_page run; -confirm=false for clients that cannot be asked")
 	fs.DurationVar(&cfg.cmdTimeout, "cmd-timeout", defaultCmdTimeout, "execute_command's time limit per run")
@@ -184,6 +186,19 @@ func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 				return
 			}
 			a.cluster, a.close = cl, joinClose(a.close, cl.Close)
+		}()
+	} else {
+		tasks, closeTasks, err := taskStore(cfg)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, tasks)
+		defer func() {
+			if err != nil {
+				_ = closeTasks()
+				return
+			}
+			a.close = joinClose(a.close, closeTasks)
 		}()
 	}
 	return newToolset(cfg, mcptool.NewRegistry(opts...), logger)

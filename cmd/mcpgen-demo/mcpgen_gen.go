@@ -21,6 +21,7 @@ func init() {
 			mcpgen_pkg + ".(*Commands).Execute":          "Runs a program from the server's allowlist with arguments, without a shell, in the data directory's files folder, with a time limit and an output cap. A program off the list is refused. A non-zero exit status is reported in the result, not as an error.\n\nExample: {\"command\": \"wc\", \"args\": [\"-l\", \"sales.csv\"]} returns {\"exitCode\": 0, \"stdout\": \"25 sales.csv\\n\", ...}.",
 			mcpgen_pkg + ".(*Files).AnalyzeCSV":          "Analyzes a CSV file from the server's data directory: for every numeric column, the sum, average and/or count of its values. The first row names the columns; columns with text in them are listed as skipped. The file is streamed, so large files work, with progress reported as it is read.\n\nExample: {\"filepath\": \"sales.csv\", \"operations\": [\"sum\", \"average\"]} returns the rows read and, per numeric column such as \"units\", its sum and average.",
 			mcpgen_pkg + ".(*Files).DeleteFile":          "Deletes a file from the server's data directory (its files folder; nothing outside it). Directories are not deleted, and a file that does not exist is an error: deleting it again changes nothing.\n\nExample: {\"path\": \"scratch/draft.txt\"} returns {\"path\": \"scratch/draft.txt\", \"deleted\": true, \"size\": 69}.",
+			mcpgen_pkg + ".(*Files).GenerateCSV":         "Writes a CSV file of made-up sales (id, region, units, price) into the data directory, for analyze_csv to work on. It runs only as a task: the client gets a task handle at once and polls it, and the status message tells how many rows are written. The same rows come out for the same row count.\n\nExample: {\"filepath\": \"big.csv\", \"rows\": 1000000} writes about 25 MB.",
 			mcpgen_pkg + ".(*GitHub).CreateIssue":        "Creates an issue in a GitHub repository, with the server's GitHub token, and returns the new issue's number and URL. It needs network access and a token with permission to create issues: when the server has no token, GitHub cannot be reached, or GitHub refuses (bad token, no such repository, no permission), the call fails and says so.\n\nExample: {\"repo\": \"octocat/hello-world\", \"title\": \"Crash on empty input\", \"body\": \"Steps to reproduce: ...\", \"labels\": [\"bug\"]} returns {\"number\": 42, \"url\": \"https://github.com/octocat/hello-world/issues/42\", ...}.",
 			mcpgen_pkg + ".(*Notes).DeletePage":          "Deletes a notes page by id. DESTRUCTIVE: the page cannot be restored.\n\nExample: {\"id\": 2} returns {\"id\": 2, \"title\": \"Meeting notes: release planning\", \"deleted\": true}.",
 			mcpgen_pkg + ".(*Notes).GetPage":             "Returns one notes page by id: its title, full text, and when it was created and last updated. Ids come from search_pages.\n\nExample: {\"id\": 2} returns {\"id\": 2, \"title\": \"Meeting notes: release planning\", \"body\": \"...\", ...}.",
@@ -79,6 +80,13 @@ func init() {
 			mcpgen_pkg + ".DeletedPage.ID":               "The deleted page's id.",
 			mcpgen_pkg + ".DeletedPage.Title":            "The deleted page's title.",
 			mcpgen_pkg + ".ElicitationArgs":              "ElicitationArgs are the arguments of test_elicitation.",
+			mcpgen_pkg + ".GenerateCSVArgs":              "GenerateCSVArgs are the arguments of generate_csv.",
+			mcpgen_pkg + ".GenerateCSVArgs.Filepath":     "Where to write the CSV file, relative to the data directory's files folder, e.g. \"big.csv\"; an existing file is replaced.",
+			mcpgen_pkg + ".GenerateCSVArgs.Rows":         "How many data rows to write, e.g. 1000000.",
+			mcpgen_pkg + ".GeneratedCSV":                 "GeneratedCSV is what generate_csv wrote.",
+			mcpgen_pkg + ".GeneratedCSV.Bytes":           "The file's size in bytes.",
+			mcpgen_pkg + ".GeneratedCSV.File":            "The file written, as given.",
+			mcpgen_pkg + ".GeneratedCSV.Rows":            "The number of data rows, the header row not counted.",
 			mcpgen_pkg + ".Issue":                        "Issue is the issue github_create_issue created.",
 			mcpgen_pkg + ".Issue.Labels":                 "The labels the issue has.",
 			mcpgen_pkg + ".Issue.Number":                 "The issue's number in its repository, e.g. 42.",
@@ -154,7 +162,7 @@ func init() {
 			mcpgen_pkg + ".failing":                      "Returns an error meant for the model (mcptool.Errorf): plain errors are internal, and reach the client only as a reference ID.",
 		},
 		Types: []mcpgen_mcpreflect.GeneratedType{
-			{Type: mcpgen_reflect.TypeFor[CSVArgs](), Fingerprint: "d1a966a16c4cefdc798565fb", Load: mcpgen_load0},
+			{Type: mcpgen_reflect.TypeFor[CSVArgs](), Fingerprint: "247d303310eca6862ca2b976", Load: mcpgen_load0},
 			{Type: mcpgen_reflect.TypeFor[CSVReport](), Fingerprint: "7ca613d983549c223289b4b3", Load: mcpgen_load1},
 			{Type: mcpgen_reflect.TypeFor[CommandArgs](), Fingerprint: "d10e8c0990675c15507140ac", Load: mcpgen_load2},
 			{Type: mcpgen_reflect.TypeFor[CommandResult](), Fingerprint: "277d2afe2b6a3e31bc16324a", Load: mcpgen_load3},
@@ -165,25 +173,27 @@ func init() {
 			{Type: mcpgen_reflect.TypeFor[DeletedFile](), Fingerprint: "e3b85d25dc99d53e2fe1ea63", Load: mcpgen_load8},
 			{Type: mcpgen_reflect.TypeFor[DeletedPage](), Fingerprint: "4d648dc45fede24e9a143ce3", Load: mcpgen_load9},
 			{Type: mcpgen_reflect.TypeFor[ElicitationArgs](), Fingerprint: "21e886df75bc6ac7d1bac275", Load: mcpgen_load10},
-			{Type: mcpgen_reflect.TypeFor[Issue](), Fingerprint: "6dc3de051dfb8cf01cf84865", Load: mcpgen_load11},
-			{Type: mcpgen_reflect.TypeFor[IssueArgs](), Fingerprint: "4056ebb843a891b4a041fdc5", Load: mcpgen_load12},
-			{Type: mcpgen_reflect.TypeFor[Page](), Fingerprint: "3fa881a419b2d6c19a52c21b", Load: mcpgen_load13},
-			{Type: mcpgen_reflect.TypeFor[PageArgs](), Fingerprint: "76c0e824640426c673e71958", Load: mcpgen_load14},
-			{Type: mcpgen_reflect.TypeFor[PageHits](), Fingerprint: "86da7e3c2e1f63c993c3349b", Load: mcpgen_load15},
-			{Type: mcpgen_reflect.TypeFor[Record](), Fingerprint: "1d0b73883523bba0a6ad739f", Load: mcpgen_load16},
-			{Type: mcpgen_reflect.TypeFor[RecordArgs](), Fingerprint: "9212b21e92baf696aa6406d9", Load: mcpgen_load17},
-			{Type: mcpgen_reflect.TypeFor[RegionArgs](), Fingerprint: "f09cd3c12c4ef9d85d188a53", Load: mcpgen_load18},
-			{Type: mcpgen_reflect.TypeFor[SamplingArgs](), Fingerprint: "40006fa9068adb511fd576af", Load: mcpgen_load19},
-			{Type: mcpgen_reflect.TypeFor[SearchArgs](), Fingerprint: "f8d166b0d1e357022ab64a0f", Load: mcpgen_load20},
-			{Type: mcpgen_reflect.TypeFor[SearchPagesArgs](), Fingerprint: "38ed6921c1719041d5638b9f", Load: mcpgen_load21},
-			{Type: mcpgen_reflect.TypeFor[SearchResults](), Fingerprint: "32457faae0f6dd3c3c745f94", Load: mcpgen_load22},
-			{Type: mcpgen_reflect.TypeFor[Sum](), Fingerprint: "21fce48edafb0701c17bb8cb", Load: mcpgen_load23},
-			{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Load: mcpgen_load24},
-			{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "78943615a686fce1f399808f", Load: mcpgen_load25},
-			{Type: mcpgen_reflect.TypeFor[computeArgs](), Fingerprint: "e80de638865f44f0ad9571d0", Load: mcpgen_load26},
-			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "876169de53be733af826dffa", Load: mcpgen_load27},
-			{Type: mcpgen_reflect.TypeFor[deleteArgs](), Fingerprint: "2c0d1c8ed6b9eac30dc9ef48", Load: mcpgen_load28},
-			{Type: mcpgen_reflect.TypeFor[greetArgs](), Fingerprint: "392e169ac3cd9840c8de8aff", Load: mcpgen_load29},
+			{Type: mcpgen_reflect.TypeFor[GenerateCSVArgs](), Fingerprint: "fa4395e02f7c9544f697e4b7", Load: mcpgen_load11},
+			{Type: mcpgen_reflect.TypeFor[GeneratedCSV](), Fingerprint: "c0e9ebe36d4f07039af1147d", Load: mcpgen_load12},
+			{Type: mcpgen_reflect.TypeFor[Issue](), Fingerprint: "6dc3de051dfb8cf01cf84865", Load: mcpgen_load13},
+			{Type: mcpgen_reflect.TypeFor[IssueArgs](), Fingerprint: "4056ebb843a891b4a041fdc5", Load: mcpgen_load14},
+			{Type: mcpgen_reflect.TypeFor[Page](), Fingerprint: "3fa881a419b2d6c19a52c21b", Load: mcpgen_load15},
+			{Type: mcpgen_reflect.TypeFor[PageArgs](), Fingerprint: "76c0e824640426c673e71958", Load: mcpgen_load16},
+			{Type: mcpgen_reflect.TypeFor[PageHits](), Fingerprint: "86da7e3c2e1f63c993c3349b", Load: mcpgen_load17},
+			{Type: mcpgen_reflect.TypeFor[Record](), Fingerprint: "1d0b73883523bba0a6ad739f", Load: mcpgen_load18},
+			{Type: mcpgen_reflect.TypeFor[RecordArgs](), Fingerprint: "9212b21e92baf696aa6406d9", Load: mcpgen_load19},
+			{Type: mcpgen_reflect.TypeFor[RegionArgs](), Fingerprint: "f09cd3c12c4ef9d85d188a53", Load: mcpgen_load20},
+			{Type: mcpgen_reflect.TypeFor[SamplingArgs](), Fingerprint: "40006fa9068adb511fd576af", Load: mcpgen_load21},
+			{Type: mcpgen_reflect.TypeFor[SearchArgs](), Fingerprint: "f8d166b0d1e357022ab64a0f", Load: mcpgen_load22},
+			{Type: mcpgen_reflect.TypeFor[SearchPagesArgs](), Fingerprint: "38ed6921c1719041d5638b9f", Load: mcpgen_load23},
+			{Type: mcpgen_reflect.TypeFor[SearchResults](), Fingerprint: "32457faae0f6dd3c3c745f94", Load: mcpgen_load24},
+			{Type: mcpgen_reflect.TypeFor[Sum](), Fingerprint: "21fce48edafb0701c17bb8cb", Load: mcpgen_load25},
+			{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Load: mcpgen_load26},
+			{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "78943615a686fce1f399808f", Load: mcpgen_load27},
+			{Type: mcpgen_reflect.TypeFor[computeArgs](), Fingerprint: "e80de638865f44f0ad9571d0", Load: mcpgen_load28},
+			{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "f2f0d457c040105edce511ea", Load: mcpgen_load29},
+			{Type: mcpgen_reflect.TypeFor[deleteArgs](), Fingerprint: "2c0d1c8ed6b9eac30dc9ef48", Load: mcpgen_load30},
+			{Type: mcpgen_reflect.TypeFor[greetArgs](), Fingerprint: "392e169ac3cd9840c8de8aff", Load: mcpgen_load31},
 		},
 	})
 }
@@ -194,7 +204,7 @@ func mcpgen_load0(g *mcpgen_mcpreflect.GeneratedType) {
 		SchemaJSON: `{"properties":{"filepath":{"type":"string","maxLength":1024,"minLength":1,"description":"The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.","examples":["sales.csv"]},"operations":{"items":{"type":"string","enum":["sum","average","count"]},"type":"array","uniqueItems":true,"description":"The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].","default":["sum","average","count"]}},"additionalProperties":false,"type":"object","required":["filepath"],"description":"CSVArgs are the arguments of analyze_csv."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}),
 		Structs: []mcpgen_mcpreflect.GeneratedStruct{
-			{Key: mcpgen_pkg + "|main.CSVArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}), HasMeta: true, Meta: "title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4", Fields: []mcpgen_mcpreflect.GeneratedField{
+			{Key: mcpgen_pkg + "|main.CSVArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath"}, Description: "CSVArgs are the arguments of analyze_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "The CSV file, relative to the data directory's files folder, e.g. \"sales.csv\"; its first row names the columns.", Examples: []any{"sales.csv"}}, "operations", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"sum", "average", "count"}}, Type: "array", UniqueItems: true, Description: "The statistics to compute for each numeric column: sum, average (the mean) and count (how many numbers the column has), e.g. [\"sum\", \"average\"].", Default: []any{"sum", "average", "count"}}), HasMeta: true, Meta: "title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4,task", Fields: []mcpgen_mcpreflect.GeneratedField{
 				{Name: "filepath", GoName: "Filepath", Index: []int{1}, Required: true},
 				{Name: "operations", GoName: "Operations", Index: []int{2}},
 			}},
@@ -306,14 +316,34 @@ func mcpgen_load10(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load11 builds the generated data of Issue.
+// mcpgen_load11 builds the generated data of GenerateCSVArgs.
 func mcpgen_load11(g *mcpgen_mcpreflect.GeneratedType) {
+	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
+		SchemaJSON: `{"properties":{"filepath":{"type":"string","maxLength":1024,"minLength":1,"description":"Where to write the CSV file, relative to the data directory's files folder, e.g. \"big.csv\"; an existing file is replaced.","examples":["big.csv"]},"rows":{"type":"integer","maximum":5000000,"minimum":1,"description":"How many data rows to write, e.g. 1000000.","examples":[1000000]}},"additionalProperties":false,"type":"object","required":["filepath","rows"],"description":"GenerateCSVArgs are the arguments of generate_csv."}`,
+		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath", "rows"}, Description: "GenerateCSVArgs are the arguments of generate_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "Where to write the CSV file, relative to the data directory's files folder, e.g. \"big.csv\"; an existing file is replaced.", Examples: []any{"big.csv"}}, "rows", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "5000000", Minimum: "1", Description: "How many data rows to write, e.g. 1000000.", Examples: []any{int64(1000000)}}),
+		Structs: []mcpgen_mcpreflect.GeneratedStruct{
+			{Key: mcpgen_pkg + "|main.GenerateCSVArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filepath", "rows"}, Description: "GenerateCSVArgs are the arguments of generate_csv."}, "filepath", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(1024), MinLength: mcpgen_mcpreflect.Count(1), Description: "Where to write the CSV file, relative to the data directory's files folder, e.g. \"big.csv\"; an existing file is replaced.", Examples: []any{"big.csv"}}, "rows", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "5000000", Minimum: "1", Description: "How many data rows to write, e.g. 1000000.", Examples: []any{int64(1000000)}}), HasMeta: true, Meta: "title=Generate CSV,destructive=false,idempotent,openWorld=false,task=required,timeout=5m", Fields: []mcpgen_mcpreflect.GeneratedField{
+				{Name: "filepath", GoName: "Filepath", Index: []int{1}, Required: true},
+				{Name: "rows", GoName: "Rows", Index: []int{2}, Required: true},
+			}},
+		},
+	}
+}
+
+// mcpgen_load12 builds the generated data of GeneratedCSV.
+func mcpgen_load12(g *mcpgen_mcpreflect.GeneratedType) {
+	g.OutputJSON = `{"properties":{"file":{"type":"string","description":"The file written, as given."},"rows":{"type":"integer","description":"The number of data rows, the header row not counted."},"bytes":{"type":"integer","description":"The file's size in bytes."}},"additionalProperties":false,"type":"object","required":["file","rows","bytes"],"description":"GeneratedCSV is what generate_csv wrote."}`
+	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"file", "rows", "bytes"}, Description: "GeneratedCSV is what generate_csv wrote."}, "file", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file written, as given."}, "rows", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The number of data rows, the header row not counted."}, "bytes", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The file's size in bytes."})
+}
+
+// mcpgen_load13 builds the generated data of Issue.
+func mcpgen_load13(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"number":{"type":"integer","description":"The issue's number in its repository, e.g. 42."},"url":{"type":"string","description":"The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."},"title":{"type":"string","description":"The issue's title as GitHub stored it."},"state":{"type":"string","description":"The issue's state: open for a new issue."},"labels":{"items":{"type":"string"},"description":"The labels the issue has.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["number","url","title","state","labels"],"description":"Issue is the issue github_create_issue created."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"number", "url", "title", "state", "labels"}, Description: "Issue is the issue github_create_issue created."}, "number", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The issue's number in its repository, e.g. 42."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's page on GitHub, e.g. https://github.com/octocat/hello-world/issues/42."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's title as GitHub stored it."}, "state", &mcpgen_jsonschema.Schema{Type: "string", Description: "The issue's state: open for a new issue."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string"}, Description: "The labels the issue has.", Extras: map[string]any{"type": []string{"array", "null"}}})
 }
 
-// mcpgen_load12 builds the generated data of IssueArgs.
-func mcpgen_load12(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load14 builds the generated data of IssueArgs.
+func mcpgen_load14(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"repo":{"type":"string","maxLength":140,"pattern":"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$","description":"The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".","examples":["octocat/hello-world"]},"title":{"type":"string","maxLength":256,"minLength":1,"description":"The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".","examples":["Crash on empty input"]},"body":{"type":"string","maxLength":65536,"description":"The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."},"labels":{"items":{"type":"string","maxLength":50,"minLength":1},"type":"array","maxItems":20,"uniqueItems":true,"description":"Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}},"additionalProperties":false,"type":"object","required":["repo","title"],"description":"IssueArgs are the arguments of github_create_issue."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"repo", "title"}, Description: "IssueArgs are the arguments of github_create_issue."}, "repo", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(140), Pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$", Description: "The repository to create the issue in, as owner/name, e.g. \"octocat/hello-world\".", Examples: []any{"octocat/hello-world"}}, "title", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(256), MinLength: mcpgen_mcpreflect.Count(1), Description: "The issue's title: one line that says what is wrong or wanted, e.g. \"Crash on empty input\".", Examples: []any{"Crash on empty input"}}, "body", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(65536), Description: "The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce. Optional."}, "labels", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(50), MinLength: mcpgen_mcpreflect.Count(1)}, Type: "array", MaxItems: mcpgen_mcpreflect.Count(20), UniqueItems: true, Description: "Names of labels to put on the issue, e.g. [\"bug\", \"good first issue\"]; GitHub creates labels that do not exist yet when the token may."}),
@@ -328,14 +358,14 @@ func mcpgen_load12(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load13 builds the generated data of Page.
-func mcpgen_load13(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load15 builds the generated data of Page.
+func mcpgen_load15(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"id":{"type":"integer","description":"The page's id."},"title":{"type":"string","description":"The page's title."},"body":{"type":"string","description":"The page's full text."},"createdAt":{"type":"string","description":"When the page was created, RFC 3339."},"updatedAt":{"type":"string","description":"When the page was last changed, RFC 3339."}},"additionalProperties":false,"type":"object","required":["id","title","body","createdAt","updatedAt"],"description":"Page is a notes page."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "body", "createdAt", "updatedAt"}, Description: "Page is a notes page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "body", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's full text."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was created, RFC 3339."}, "updatedAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the page was last changed, RFC 3339."})
 }
 
-// mcpgen_load14 builds the generated data of PageArgs.
-func mcpgen_load14(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load16 builds the generated data of PageArgs.
+func mcpgen_load16(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"id":{"type":"integer","minimum":1,"description":"The page's id, from search_pages, e.g. 2.","examples":[2]}},"additionalProperties":false,"type":"object","required":["id"],"description":"PageArgs name one page, for get_page."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "PageArgs name one page, for get_page."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Minimum: "1", Description: "The page's id, from search_pages, e.g. 2.", Examples: []any{int64(2)}}),
@@ -347,20 +377,20 @@ func mcpgen_load14(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load15 builds the generated data of PageHits.
-func mcpgen_load15(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load17 builds the generated data of PageHits.
+func mcpgen_load17(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"results":{"items":{"properties":{"id":{"type":"integer","description":"The page's id, for get_page and delete_page."},"title":{"type":"string","description":"The page's title."},"snippet":{"type":"string","description":"Text of the page around the match, the matching words in **bold**."}},"additionalProperties":false,"type":"object","required":["id","title","snippet"],"description":"PageHit is one page found by search_pages."},"description":"The matching pages, best match first; empty when none matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["results"],"description":"PageHits are the pages search_pages found."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"results"}, Description: "PageHits are the pages search_pages found."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title", "snippet"}, Description: "PageHit is one page found by search_pages."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The page's id, for get_page and delete_page."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, the matching words in **bold**."}), Description: "The matching pages, best match first; empty when none matched.", Extras: map[string]any{"type": []string{"array", "null"}}})
 }
 
-// mcpgen_load16 builds the generated data of Record.
-func mcpgen_load16(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load18 builds the generated data of Record.
+func mcpgen_load18(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"table":{"type":"string","description":"The table the record is in."},"id":{"type":"integer","description":"The record's id, unique in its table."},"createdAt":{"type":"string","description":"When the record was stored, RFC 3339 UTC."},"tableCreated":{"type":"boolean","description":"True when this record created its table."}},"additionalProperties":false,"type":"object","required":["table","id","createdAt","tableCreated"],"description":"Record is the record create_record stored."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "id", "createdAt", "tableCreated"}, Description: "Record is the record create_record stored."}, "table", &mcpgen_jsonschema.Schema{Type: "string", Description: "The table the record is in."}, "id", &mcpgen_jsonschema.Schema{Type: "integer", Description: "The record's id, unique in its table."}, "createdAt", &mcpgen_jsonschema.Schema{Type: "string", Description: "When the record was stored, RFC 3339 UTC."}, "tableCreated", &mcpgen_jsonschema.Schema{Type: "boolean", Description: "True when this record created its table."})
 }
 
-// mcpgen_load17 builds the generated data of RecordArgs.
-func mcpgen_load17(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load19 builds the generated data of RecordArgs.
+func mcpgen_load19(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"table":{"type":"string","maxLength":48,"pattern":"^[a-z][a-z0-9_]*$","description":"The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".","examples":["tasks"]},"data":{"additionalProperties":{},"type":"object","maxProperties":100,"minProperties":1,"description":"The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.","examples":[{"done":false,"title":"Write docs"}]}},"additionalProperties":false,"type":"object","required":["table","data"],"description":"RecordArgs are the arguments of create_record."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"table", "data"}, Description: "RecordArgs are the arguments of create_record."}, "table", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(48), Pattern: "^[a-z][a-z0-9_]*$", Description: "The table to add the record to, created on first use: a lowercase letter, then lowercase letters, digits or underscores, e.g. \"tasks\".", Examples: []any{"tasks"}}, "data", &mcpgen_jsonschema.Schema{AdditionalProperties: &mcpgen_jsonschema.Schema{Extras: map[string]any{}}, Type: "object", MaxProperties: mcpgen_mcpreflect.Count(100), MinProperties: mcpgen_mcpreflect.Count(1), Description: "The record: a JSON object of up to 100 fields of any JSON type, e.g. {\"title\": \"Write docs\", \"done\": false}.", Examples: []any{map[string]any{"done": false, "title": "Write docs"}}}),
@@ -373,8 +403,8 @@ func mcpgen_load17(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load18 builds the generated data of RegionArgs.
-func mcpgen_load18(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load20 builds the generated data of RegionArgs.
+func mcpgen_load20(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"region":{"type":"string","description":"The region; clients mirror it into the Mcp-Param-Region header","x-mcp-header":"Region"},"level":{"type":"integer","description":"A level, not mirrored into a header"}},"additionalProperties":false,"type":"object","description":"RegionArgs are the arguments of test_x_mcp_header."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Description: "RegionArgs are the arguments of test_x_mcp_header."}, "region", &mcpgen_jsonschema.Schema{Type: "string", Description: "The region; clients mirror it into the Mcp-Param-Region header", Extras: map[string]any{"x-mcp-header": "Region"}}, "level", &mcpgen_jsonschema.Schema{Type: "integer", Description: "A level, not mirrored into a header"}),
@@ -387,8 +417,8 @@ func mcpgen_load18(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load19 builds the generated data of SamplingArgs.
-func mcpgen_load19(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load21 builds the generated data of SamplingArgs.
+func mcpgen_load21(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"prompt":{"type":"string","description":"The prompt to send to the client's model"}},"additionalProperties":false,"type":"object","required":["prompt"],"description":"SamplingArgs are the arguments of test_sampling."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"prompt"}, Description: "SamplingArgs are the arguments of test_sampling."}, "prompt", &mcpgen_jsonschema.Schema{Type: "string", Description: "The prompt to send to the client's model"}),
@@ -400,8 +430,8 @@ func mcpgen_load19(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load20 builds the generated data of SearchArgs.
-func mcpgen_load20(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load22 builds the generated data of SearchArgs.
+func mcpgen_load22(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":500,"minLength":1,"description":"What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".","examples":["model context protocol tool annotations"]},"limit":{"type":"integer","maximum":20,"minimum":1,"description":"The most results to return, best first.","default":5}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchArgs are the arguments of web_search."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchArgs are the arguments of web_search."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(500), MinLength: mcpgen_mcpreflect.Count(1), Description: "What to search for, as you would type it into a search engine, e.g. \"model context protocol tool annotations\".", Examples: []any{"model context protocol tool annotations"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "20", Minimum: "1", Description: "The most results to return, best first.", Default: int64(5)}),
@@ -414,8 +444,8 @@ func mcpgen_load20(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load21 builds the generated data of SearchPagesArgs.
-func mcpgen_load21(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load23 builds the generated data of SearchPagesArgs.
+func mcpgen_load23(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"query":{"type":"string","maxLength":200,"minLength":2,"description":"Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".","examples":["meeting notes"]},"limit":{"type":"integer","maximum":50,"minimum":1,"description":"The most pages to return, best match first.","default":10}},"additionalProperties":false,"type":"object","required":["query"],"description":"SearchPagesArgs are the arguments of search_pages."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "SearchPagesArgs are the arguments of search_pages."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "Words to look for in titles and text; a page matches when it has all of them, in any form (\"meeting\" also finds \"meetings\"), e.g. \"meeting notes\".", Examples: []any{"meeting notes"}}, "limit", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "50", Minimum: "1", Description: "The most pages to return, best match first.", Default: int64(10)}),
@@ -428,20 +458,20 @@ func mcpgen_load21(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load22 builds the generated data of SearchResults.
-func mcpgen_load22(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load24 builds the generated data of SearchResults.
+func mcpgen_load24(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"query":{"type":"string","description":"The query searched for."},"results":{"items":{"properties":{"title":{"type":"string","description":"The page's title."},"url":{"type":"string","description":"The page's address."},"snippet":{"type":"string","description":"Text of the page around the match, as the search engine gives it."}},"additionalProperties":false,"type":"object","required":["title","url"],"description":"SearchHit is one web page found."},"description":"The hits, best first; empty when nothing matched.","type":["array","null"]}},"additionalProperties":false,"type":"object","required":["query","results"],"description":"SearchResults are web_search's hits."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query", "results"}, Description: "SearchResults are web_search's hits."}, "query", &mcpgen_jsonschema.Schema{Type: "string", Description: "The query searched for."}, "results", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"title", "url"}, Description: "SearchHit is one web page found."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's title."}, "url", &mcpgen_jsonschema.Schema{Type: "string", Description: "The page's address."}, "snippet", &mcpgen_jsonschema.Schema{Type: "string", Description: "Text of the page around the match, as the search engine gives it."}), Description: "The hits, best first; empty when nothing matched.", Extras: map[string]any{"type": []string{"array", "null"}}})
 }
 
-// mcpgen_load23 builds the generated data of Sum.
-func mcpgen_load23(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load25 builds the generated data of Sum.
+func mcpgen_load25(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"sum":{"type":"number","description":"The sum a + b."}},"additionalProperties":false,"type":"object","required":["sum"],"description":"Sum is the result of calculate_sum."}`
 	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"sum"}, Description: "Sum is the result of calculate_sum."}, "sum", &mcpgen_jsonschema.Schema{Type: "number", Description: "The sum a + b."})
 }
 
-// mcpgen_load24 builds the generated data of SumArgs.
-func mcpgen_load24(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load26 builds the generated data of SumArgs.
+func mcpgen_load26(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"a":{"type":"number","description":"The first addend, e.g. 2.5."},"b":{"type":"number","description":"The second addend, e.g. 4."}},"additionalProperties":false,"type":"object","required":["a","b"],"description":"SumArgs are the arguments of calculate_sum."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"a", "b"}, Description: "SumArgs are the arguments of calculate_sum."}, "a", &mcpgen_jsonschema.Schema{Type: "number", Description: "The first addend, e.g. 2.5."}, "b", &mcpgen_jsonschema.Schema{Type: "number", Description: "The second addend, e.g. 4."}),
@@ -454,8 +484,8 @@ func mcpgen_load24(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load25 builds the generated data of WeatherArgs.
-func mcpgen_load25(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load27 builds the generated data of WeatherArgs.
+func mcpgen_load27(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"location":{"type":"string","maxLength":200,"minLength":2,"description":"City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".","examples":["New York"]},"units":{"type":"string","enum":["metric","imperial"],"description":"Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).","default":"metric"}},"additionalProperties":false,"type":"object","required":["location"],"description":"WeatherArgs are the arguments of get_weather."}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"location"}, Description: "WeatherArgs are the arguments of get_weather."}, "location", &mcpgen_jsonschema.Schema{Type: "string", MaxLength: mcpgen_mcpreflect.Count(200), MinLength: mcpgen_mcpreflect.Count(2), Description: "City name or zip code, optionally followed by a comma and a country or region to pick among places of the same name, e.g. \"New York\", \"10115\" or \"Paris, France\".", Examples: []any{"New York"}}, "units", &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"metric", "imperial"}, Description: "Units of the values: metric (°C, km/h, mm) or imperial (°F, mph, inch).", Default: "metric"}),
@@ -468,8 +498,8 @@ func mcpgen_load25(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load26 builds the generated data of computeArgs.
-func mcpgen_load26(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load28 builds the generated data of computeArgs.
+func mcpgen_load28(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"seconds":{"type":"number","maximum":600,"minimum":0,"description":"How long to work"},"label":{"type":"string","description":"A label echoed in the result"}},"additionalProperties":false,"type":"object","required":["seconds"]}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"seconds"}}, "seconds", &mcpgen_jsonschema.Schema{Type: "number", Maximum: "600", Minimum: "0", Description: "How long to work"}, "label", &mcpgen_jsonschema.Schema{Type: "string", Description: "A label echoed in the result"}),
@@ -482,14 +512,14 @@ func mcpgen_load26(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load27 builds the generated data of config.
-func mcpgen_load27(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load29 builds the generated data of config.
+func mcpgen_load29(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"additionalProperties":false,"type":"object"}`
 	g.Output = &mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object"}
 }
 
-// mcpgen_load28 builds the generated data of deleteArgs.
-func mcpgen_load28(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load30 builds the generated data of deleteArgs.
+func mcpgen_load30(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"filename":{"type":"string","description":"The file to delete"}},"additionalProperties":false,"type":"object","required":["filename"]}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"filename"}}, "filename", &mcpgen_jsonschema.Schema{Type: "string", Description: "The file to delete"}),
@@ -501,8 +531,8 @@ func mcpgen_load28(g *mcpgen_mcpreflect.GeneratedType) {
 	}
 }
 
-// mcpgen_load29 builds the generated data of greetArgs.
-func mcpgen_load29(g *mcpgen_mcpreflect.GeneratedType) {
+// mcpgen_load31 builds the generated data of greetArgs.
+func mcpgen_load31(g *mcpgen_mcpreflect.GeneratedType) {
 	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
 		SchemaJSON: `{"properties":{"name":{"type":"string","description":"Who to greet"}},"additionalProperties":false,"type":"object","required":["name"]}`,
 		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"name"}}, "name", &mcpgen_jsonschema.Schema{Type: "string", Description: "Who to greet"}),

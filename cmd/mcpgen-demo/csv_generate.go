@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// GenerateCSVArgs are the arguments of generate_csv.
+type GenerateCSVArgs struct {
+	_ struct{} `mcp:"title=Generate CSV,destructive=false,idempotent,openWorld=false,task=required,timeout=5m"`
+	// Where to write the CSV file, relative to the data directory's files folder, e.g. "big.csv";
+	// an existing file is replaced.
+	Filepath string `json:"filepath" jsonschema:"example=big.csv" validate:"required,min=1,max=1024"`
+	// How many data rows to write, e.g. 1000000.
+	Rows int `json:"rows" jsonschema:"example=1000000" validate:"min=1,max=5000000"`
+}
+
+// GeneratedCSV is what generate_csv wrote.
+type GeneratedCSV struct {
+	// The file written, as given.
+	File string `json:"file"`
+	// The number of data rows, the header row not counted.
+	Rows int `json:"rows"`
+	// The file's size in bytes.
+	Bytes int `json:"bytes"`
+}
+
+// GenerateCSV writes a CSV file of made-up sales (id, region, units, price)
+// into the data directory, for analyze_csv to work on. It runs only as a
+// task: the client gets a task handle at once and polls it, and the status
+// message tells how many rows are written. The same rows come out for the
+// same row count.
+//
+// Example: {"filepath": "big.csv", "rows": 1000000} writes about 25 MB.
+func (f *Files) GenerateCSV(ctx context.Context, in GenerateCSVArgs) (GeneratedCSV, error) {
+	regions := []string{"north", "south", "east", "west"}
+	rng := rand.New(rand.NewPCG(uint64(in.Rows), 42))
+	var buf bytes.Buffer
+	buf.WriteString("id,region,units,price\n")
+	b := make([]byte, 0, 64)
+	every := max(in.Rows/20, 1)
+	for i := 1; i <= in.Rows; i++ {
+		b = strconv.AppendInt(b[:0], int64(i), 10)
+		b = append(b, ',')
+		b = append(b, regions[rng.IntN(len(regions))]...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(1+rng.IntN(100)), 10)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, float64(100+rng.IntN(9900))/100, 'f', 2, 64)
+		b = append(b, '\n')
+		buf.Write(b)
+		if i%every == 0 {
+			if err := ctx.Err(); err != nil {
+				return GeneratedCSV{}, err
+			}
+			mcptool.Progress(ctx, float64(i), float64(in.Rows), fmt.Sprintf("%d of %d rows written", i, in.Rows))
+		}
+	}
+	if err := f.root.WriteFile(in.Filepath, buf.Bytes()); err != nil {
+		return GeneratedCSV{}, err
+	}
+	return GeneratedCSV{File: in.Filepath, Rows: in.Rows, Bytes: buf.Len()}, nil
+}

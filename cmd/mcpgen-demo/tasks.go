@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpgen/mcpgen/adapters/sqlite"
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// taskStore opens where the registry keeps its tasks: the SQLite file
+// -tasks-db names, by default tasks.db in the data directory for the demo
+// toolset. The conformance toolset keeps them in memory unless -tasks-db is
+// given.
+func taskStore(cfg config) (mcptool.RegistryOption, func() error, error) {
+	path := cfg.tasksDB
+	if path == "" && cfg.toolset == "demo" {
+		c, err := cfg.withDefaults()
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := os.MkdirAll(c.dataDir, 0o750); err != nil {
+			return nil, nil, fmt.Errorf("tasks: %w", err)
+		}
+		path = filepath.Join(c.dataDir, "tasks.db")
+	}
+	if path == "" {
+		return mcptool.Tasks(mcptool.TaskSettings{}), func() error { return nil }, nil
+	}
+	store, err := sqlite.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tasks: %w", err)
+	}
+	return mcptool.Tasks(mcptool.TaskSettings{Store: store}), store.Close, nil
+}
