@@ -188,7 +188,9 @@ func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 			a.cluster, a.close = cl, joinClose(a.close, cl.Close)
 		}()
 	} else {
-		tasks, closeTasks, err := taskStore(cfg)
+		var tasks mcptool.RegistryOption
+		var closeTasks func() error
+		tasks, closeTasks, err = taskStore(cfg)
 		if err != nil {
 			return nil, err
 		}
