@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Starts a local cluster on loopback: redis-server, three mcpgen-demo
+# replicas (stateless 2026-07-28 serving, 2025-era sessions too) and HAProxy
+# in front of them. Ctrl-C stops everything. Needs redis-server and haproxy
+# (Debian: apt-get install redis-server haproxy). See docs/deploy.md.
+#
+#   bash examples/cluster/run.sh           # clients use http://127.0.0.1:8080/mcp
+#
+# Ports: MCPGEN_LB_PORT (8080), replicas on the three ports after it,
+# Redis on MCPGEN_REDIS_PORT (6380).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+lb=${MCPGEN_LB_PORT:-8080}
+rport=${MCPGEN_REDIS_PORT:-6380}
+for cmd in redis-server haproxy go; do
+  command -v "$cmd" >/dev/null || { echo "run.sh: $cmd is not installed" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+echo "building mcpgen-demo"
+(cd "$here/../../cmd/mcpgen-demo" && go build -o "$work/mcpgen-demo" .)
+
+redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
+pids+=($!)
+
+# Every replica seals requestState with the same key.
+MCPGEN_STATE_KEY=${MCPGEN_STATE_KEY:-$(head -c32 /dev/urandom | base64)}
+export MCPGEN_STATE_KEY
+for i in 1 2 3; do
+  port=$((lb + i))
+  export "MCPGEN_REPLICA$i=127.0.0.1:$port"
+  sleep 0.2 # Redis first
+  "$work/mcpgen-demo" -http "127.0.0.1:$port" -redis "redis://127.0.0.1:$rport/0" \
+    -data "$work/data$i" >"$work/replica$i.log" 2>&1 &
+  pids+=($!)
+done
+export MCPGEN_LB_ADDR="127.0.0.1:$lb"
+haproxy -f "$here/haproxy.cfg" -db >"$work/haproxy.log" 2>&1 &
+pids+=($!)
+
+for i in $(seq 50); do
+  curl -fsS "http://127.0.0.1:$lb/healthz" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+echo "cluster up: http://127.0.0.1:$lb/mcp (replicas on ports $((lb + 1))-$((lb + 3)), Redis on $rport; logs in $work)"
+echo "Ctrl-C stops it."
+wait -n "${pids[@]}" || true
+echo "a process exited; stopping the cluster" >&2
