@@ -518,3 +518,36 @@ func TestTaskTag(t *testing.T) {
 	require.NotNil(t, err)
 	assert.EqualValues(t, -32021, err.Code)
 }
+
+// The confirm policy asks through the task: input_required, then the tool
+// runs (or not) on the answer.
+func TestTaskConfirm(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	var ran atomic.Int64
+	require.NoError(t, reg.Add("wipe", func(context.Context) (string, error) { ran.Add(1); return "wiped", nil },
+		mcptool.Description("Wipes."), mcptool.Confirm(), mcptool.Task()))
+	w := newWire(t, reg, true)
+	for _, accept := range []bool{false, true} {
+		id := w.callTool("wipe", map[string]any{})["taskId"].(string)
+		got := w.until(id, "input_required")
+		reqs := got["inputRequests"].(map[string]any)
+		require.Len(t, reqs, 1)
+		var key string
+		for k := range reqs {
+			key = k
+		}
+		answer := map[string]any{"action": "decline"}
+		if accept {
+			answer = map[string]any{"action": "accept", "content": map[string]any{"confirm": true}}
+		}
+		w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{key: answer}})
+		res := w.until(id, "completed")["result"].(map[string]any)
+		if accept {
+			assert.Equal(t, "wiped", resultText(res))
+		} else {
+			assert.Equal(t, true, res["isError"])
+			assert.Contains(t, resultText(res), "did not confirm")
+		}
+	}
+	assert.EqualValues(t, 1, ran.Load(), "the tool ran only when confirmed")
+}

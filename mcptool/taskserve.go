@@ -157,8 +157,15 @@ func wireTask(t *taskstore.Task) taskWire {
 	return w
 }
 
+// relatedTaskKey names the task in the _meta of a CreateTaskResult, for
+// clients that decode tools/call into a fixed CallToolResult (go-sdk's):
+// they find the task ID there.
+const relatedTaskKey = "io.modelcontextprotocol/related-task"
+
 func createTaskResult(t *taskstore.Task) *createdTask {
-	return &createdTask{ResultType: "task", taskWire: wireTask(t)}
+	c := &createdTask{ResultType: "task", taskWire: wireTask(t)}
+	c.Meta = mcp.Meta{relatedTaskKey: map[string]any{"taskId": t.ID}}
+	return c
 }
 
 func errTaskNotFound() error {
