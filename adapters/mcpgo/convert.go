@@ -13,10 +13,10 @@ import (
 // Tool converts a go-sdk tool definition, as [mcptool.Registry.Tools] returns
 // them, to mcp-go's. The input and output schemas are passed on as raw JSON
 // (RawInputSchema, RawOutputSchema), byte for byte; the annotations, _meta
-// and icons are carried over. mcp-go's Tool has no top-level title: the
-// title is sent as annotations.title, where the registry puts it too.
+// and icons are carried over. The title is sent at the top level and as
+// annotations.title, where the registry puts it too.
 func Tool(def *mcp.Tool) (gomcp.Tool, error) {
-	t := gomcp.Tool{Name: def.Name, Description: def.Description}
+	t := gomcp.Tool{Name: def.Name, Title: def.Title, Description: def.Description}
 	in, err := schemaJSON(def.InputSchema)
 	if err != nil {
 		return t, fmt.Errorf("tool %q: inputSchema: %w", def.Name, err)
@@ -65,7 +65,8 @@ func schemaJSON(s any) (json.RawMessage, error) {
 }
 
 // Result converts a go-sdk tool result to mcp-go's: content, structured
-// content, isError and _meta. Every content block becomes mcp-go's type for
+// content, isError and _meta, and the input requests and request state of an
+// input-required result. Every content block becomes mcp-go's type for
 // it (TextContent, ImageContent, AudioContent, ResourceLink,
 // EmbeddedResource with TextResourceContents or BlobResourceContents), with
 // its annotations and _meta; binary data is base64-encoded as on the wire. A
@@ -78,6 +79,20 @@ func Result(res *mcp.CallToolResult) (*gomcp.CallToolResult, error) {
 		IsError:           res.IsError,
 	}
 	out.Meta = metaOf(res.Meta)
+	if len(res.InputRequests) > 0 {
+		// A 2026-07-28 call waiting for the client's input.
+		out.ResultType = gomcp.ResultTypeInputRequired
+		if err := roundTrip(res.InputRequests, &out.InputRequests); err != nil {
+			return nil, fmt.Errorf("mcpgo: input requests: %w", err)
+		}
+		out.RequestState = res.RequestState
+		for _, r := range out.InputRequests {
+			if e := r.Elicitation; e != nil && e.RequestedSchema == nil && (e.Mode == "" || e.Mode == gomcp.ElicitationModeForm) {
+				// mcp-go needs a schema in form mode; go-sdk leaves it out.
+				e.RequestedSchema = map[string]any{"type": "object", "properties": map[string]any{}}
+			}
+		}
+	}
 	for _, c := range res.Content {
 		gc, err := content(c)
 		if err != nil {

@@ -20,7 +20,10 @@
 // progress token, [mcptool.Log] sends notifications/message at or above the
 // session's logging level, and [mcptool.Ask] (with [mcptool.Elicit],
 // [mcptool.Sample] and [mcptool.ListRoots]) sends elicitation, sampling and
-// roots requests on the client session.
+// roots requests on the client session. Both protocol eras of mcp-go are
+// served: on 2026-07-28 requests input is asked with input-required results
+// (mcp-go's client answers and calls again), on 2025-era sessions with
+// requests on the session.
 //
 // Tools added to or removed from the registry after mounting are added to
 // or removed from the server, which tells clients with

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -229,12 +230,14 @@ func codeName(code int) string {
 
 // ----- the mcp-go path -----
 
-// transportKind is an mcp-go transport, all of them with mcp-go's own client.
+// transportKind is an mcp-go transport, all of them with mcp-go's own client,
+// and the protocol era the client speaks: "stdio" is 2026-07-28 (mcp-go's
+// client probes server/discover), "stdio/2025-11-25" the initialize
+// handshake of the 2025 era.
 type transportKind string
 
 const (
-	// inProcess is mcp-go's in-process transport. Its v0.47 client never
-	// delivers server notifications (progress, logging, list_changed).
+	// inProcess is mcp-go's in-process transport.
 	inProcess transportKind = "inprocess"
 	// stdio is mcp-go's stdio server and client over in-process pipes.
 	stdio transportKind = "stdio"
@@ -243,7 +246,39 @@ const (
 	streamable transportKind = "http"
 )
 
-var transports = []transportKind{inProcess, stdio, streamable}
+// legacyVersion is the last protocol revision with sessions.
+const legacyVersion = gomcp.ProtocolVersion20251125
+
+// legacy is k with a client of the 2025 era.
+func legacy(k transportKind) transportKind { return k + "/" + legacyVersion }
+
+// base is the transport of k, without its era.
+func (k transportKind) base() transportKind {
+	b, _, _ := strings.Cut(string(k), "/")
+	return transportKind(b)
+}
+
+// version is the protocol revision k's client asks for.
+func (k transportKind) version() string {
+	if _, v, ok := strings.Cut(string(k), "/"); ok {
+		return v
+	}
+	return gomcp.LATEST_PROTOCOL_VERSION
+}
+
+// modern reports whether k's client speaks the 2026-07-28 revision.
+func (k transportKind) modern() bool { return gomcp.IsModernProtocol(k.version()) }
+
+// bothEras is every kind in the 2026-07-28 and the 2025-11-25 era.
+func bothEras(kinds ...transportKind) []transportKind {
+	out := slices.Clone(kinds)
+	for _, k := range kinds {
+		out = append(out, legacy(k))
+	}
+	return out
+}
+
+var transports = bothEras(inProcess, stdio, streamable)
 
 // goHandlers answer server requests on mcp-go's client; nil ones leave the
 // capability undeclared.
@@ -286,7 +321,7 @@ func connectGo(t *testing.T, kind transportKind, reg *mcptool.Registry, h goHand
 func connectGoServer(t *testing.T, kind transportKind, srv *server.MCPServer, h goHandlers, onNote func(gomcp.JSONRPCNotification)) *goCaller {
 	t.Helper()
 	ctx := context.Background()
-	var copts []client.ClientOption
+	copts := []client.ClientOption{client.WithProtocolVersion(kind.version())}
 	var iopts []transport.InProcessOption
 	if h.elicit != nil {
 		copts = append(copts, client.WithElicitationHandler(elicitFunc(h.elicit)))
@@ -301,7 +336,7 @@ func connectGoServer(t *testing.T, kind transportKind, srv *server.MCPServer, h 
 		iopts = append(iopts, transport.WithRootsHandler(rootsFunc(h.roots)))
 	}
 	var tr transport.Interface
-	switch kind {
+	switch kind.base() {
 	case inProcess:
 		tr = transport.NewInProcessTransportWithOptions(srv, iopts...)
 	case stdio:
@@ -331,7 +366,14 @@ func connectGoServer(t *testing.T, kind transportKind, srv *server.MCPServer, h 
 	case streamable:
 		hs := httptest.NewServer(server.NewStreamableHTTPServer(srv))
 		t.Cleanup(hs.Close)
-		st, err := transport.NewStreamableHTTP(hs.URL, transport.WithContinuousListening())
+		var hopts []transport.StreamableHTTPCOption
+		if !kind.modern() {
+			// The GET stream carries notifications and server requests
+			// outside a request's response; 2026-07-28 has none (mcp-go
+			// keeps a client that listens on the 2025 era).
+			hopts = append(hopts, transport.WithContinuousListening())
+		}
+		st, err := transport.NewStreamableHTTP(hs.URL, hopts...)
 		require.NoError(t, err)
 		tr = st
 	}
@@ -342,11 +384,12 @@ func connectGoServer(t *testing.T, kind transportKind, srv *server.MCPServer, h 
 	require.NoError(t, c.Start(ctx))
 	t.Cleanup(func() { _ = c.Close() })
 	_, err := c.Initialize(ctx, gomcp.InitializeRequest{Params: gomcp.InitializeParams{
-		ProtocolVersion: gomcp.LATEST_PROTOCOL_VERSION,
+		ProtocolVersion: kind.version(),
 		ClientInfo:      gomcp.Implementation{Name: "mcp-go client", Version: "1"},
 	}})
 	require.NoError(t, err)
-	if kind == streamable {
+	require.Equal(t, kind.version(), c.ProtocolVersion(), "the era of %s", kind)
+	if kind.base() == streamable && !kind.modern() {
 		// The GET stream is opened in the background: wait until the server
 		// can reach the client on it, for server requests and notifications.
 		waitListening(t, c)

@@ -131,12 +131,19 @@ func (m *mount) handler(name string) server.ToolHandlerFunc {
 		if srv == nil {
 			srv = m.srv.Value()
 		}
-		args, err := rawArguments(req.Params.Arguments)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: arguments: %v", name, err)
+		args := req.Params.RawArguments // the client's bytes, when it came over the wire
+		if len(args) == 0 {
+			var err error
+			if args, err = rawArguments(req.Params.Arguments); err != nil {
+				return nil, fmt.Errorf("tool %q: arguments: %v", name, err)
+			}
 		}
 		ctx = context.WithValue(ctx, requestKey{}, &req)
-		res, err := m.reg.Invoke(ctx, name, args, newPeer(ctx, srv, &req))
+		p, err := newPeer(ctx, srv, &req, args)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %v", name, err)
+		}
+		res, err := m.reg.Invoke(ctx, name, args, p)
 		if err != nil {
 			return nil, protocolError(err)
 		}

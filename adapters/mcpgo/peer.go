@@ -5,6 +5,7 @@ package mcpgo
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,13 +24,45 @@ type peer struct {
 	srv     *server.MCPServer
 	session server.ClientSession // nil when the transport has none (mcp-go's in-process transport without handlers)
 	req     *gomcp.CallToolRequest
+	// info is the request's protocol metadata on 2026-07-28 requests
+	// (client capabilities and log level travel with each request), nil on
+	// requests of a 2025-era session.
+	info *server.RequestProtocolInfo
+	// sdkReq is the call in go-sdk's form on 2026-07-28 requests, for
+	// [mcptool.Registry.Invoke]: input is asked with input-required results.
+	sdkReq *mcp.CallToolRequest
 }
 
 var _ mcptool.Peer = (*peer)(nil)
 
-func newPeer(ctx context.Context, srv *server.MCPServer, req *gomcp.CallToolRequest) *peer {
-	return &peer{srv: srv, session: server.ClientSessionFromContext(ctx), req: req}
+func newPeer(ctx context.Context, srv *server.MCPServer, req *gomcp.CallToolRequest, args json.RawMessage) (*peer, error) {
+	p := &peer{srv: srv, session: server.ClientSessionFromContext(ctx), req: req}
+	info := server.RequestProtocolInfoFromContext(ctx)
+	if info == nil || !info.Modern {
+		return p, nil
+	}
+	p.info = info
+	// The parts of the request mcpgen reads on 2026-07-28: _meta (protocol
+	// version, client capabilities), the answers and the request state.
+	params := &mcp.CallToolParamsRaw{Name: req.Params.Name, Arguments: args, RequestState: req.Params.RequestState}
+	if req.Params.Meta != nil {
+		if err := roundTrip(req.Params.Meta, &params.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	if len(req.Params.InputResponses) > 0 {
+		if err := roundTrip(req.Params.InputResponses, &params.InputResponses); err != nil {
+			return nil, fmt.Errorf("inputResponses: %w", err)
+		}
+	}
+	p.sdkReq = &mcp.CallToolRequest{Params: params}
+	return p, nil
 }
+
+// CallRequest is the call in go-sdk's form on a 2026-07-28 request, nil on a
+// 2025-era session: [mcptool.Registry.Invoke] then asks for input with
+// input-required results, which mcp-go sends to the client.
+func (p *peer) CallRequest() *mcp.CallToolRequest { return p.sdkReq }
 
 // sessionContext returns ctx routed to the call's session, for mcp-go's
 // sending functions, which find the session in the context.
@@ -71,17 +104,25 @@ func (p *peer) NotifyProgress(ctx context.Context, token any, progress, total fl
 }
 
 // LogHandler returns a handler that sends records as notifications/message
-// at or above the session's level (mcp-go's SessionWithLogging), nil when the
-// session cannot log.
+// at or above the level the client asked for: on a 2026-07-28 request the
+// level in its _meta (none: no records), on a 2025-era session the session's
+// (mcp-go's SessionWithLogging). It is nil when the call cannot log.
 func (p *peer) LogHandler(_ context.Context, name string) slog.Handler {
 	if p.srv == nil || p.session == nil {
 		return nil
+	}
+	if p.info != nil {
+		if p.info.LogLevel == "" {
+			return nil
+		}
+		level := p.info.LogLevel
+		return newLogHandler(p, func() gomcp.LoggingLevel { return level }, name)
 	}
 	sl, ok := p.session.(server.SessionWithLogging)
 	if !ok {
 		return nil
 	}
-	return newLogHandler(p, sl, name)
+	return newLogHandler(p, sl.GetLogLevel, name)
 }
 
 // Levels, as go-sdk maps them between slog and MCP.
@@ -108,15 +149,15 @@ func mcpLevel(l slog.Level) gomcp.LoggingLevel {
 // logHandler formats records as go-sdk's LoggingHandler does (the JSON of
 // the record, without its level, as data) and sends them through mcp-go.
 type logHandler struct {
-	p       *peer
-	session server.SessionWithLogging
-	name    string
-	mu      *sync.Mutex // shared by clones: guards buf
-	buf     *bytes.Buffer
-	inner   slog.Handler
+	p     *peer
+	level func() gomcp.LoggingLevel // the client's level
+	name  string
+	mu    *sync.Mutex // shared by clones: guards buf
+	buf   *bytes.Buffer
+	inner slog.Handler
 }
 
-func newLogHandler(p *peer, s server.SessionWithLogging, name string) *logHandler {
+func newLogHandler(p *peer, level func() gomcp.LoggingLevel, name string) *logHandler {
 	buf := new(bytes.Buffer)
 	inner := slog.NewJSONHandler(buf, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
@@ -126,16 +167,16 @@ func newLogHandler(p *peer, s server.SessionWithLogging, name string) *logHandle
 			return a
 		},
 	})
-	return &logHandler{p: p, session: s, name: name, mu: new(sync.Mutex), buf: buf, inner: inner}
+	return &logHandler{p: p, level: level, name: name, mu: new(sync.Mutex), buf: buf, inner: inner}
 }
 
 func (h *logHandler) Enabled(_ context.Context, l slog.Level) bool {
-	return mcpLevel(l).ShouldSendTo(h.session.GetLogLevel())
+	return mcpLevel(l).ShouldSendTo(h.level())
 }
 
 func (h *logHandler) Handle(ctx context.Context, r slog.Record) error {
 	level := mcpLevel(r.Level)
-	if !level.ShouldSendTo(h.session.GetLogLevel()) {
+	if !level.ShouldSendTo(h.level()) {
 		return nil
 	}
 	h.mu.Lock()

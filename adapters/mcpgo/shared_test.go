@@ -175,6 +175,7 @@ var sharedCases = []sharedCase{
 	{name: "annotations, _meta, rich link", tool: "rich", text: "for you", blocks: 4},
 	{name: "structured object", tool: "weather", args: `{"city":"Paris"}`, structured: `{"city":"Paris","temp":21.5}`, text: `{"city":"Paris","temp":21.5}`},
 	{name: "large integer within 2^53", tool: "count", args: `{"n":9007199254740990}`, structured: `{"result":9007199254740991}`},
+	{name: "large integer beyond 2^53", tool: "count", args: `{"n":9007199254740993}`, structured: `{"result":9007199254740994}`, text: `{"result":9007199254740994}`},
 	{name: "integer out of range", tool: "count", args: `{"n":1.5}`, isError: true, contains: []string{"n:"}},
 	{name: "tool error for the model", tool: "fail", isError: true, text: "the disk is full"},
 	{name: "joined errors", tool: "wrapped", isError: true, text: "ctx\nquota used up"},
@@ -353,7 +354,7 @@ func compact(t *testing.T, raw json.RawMessage) string {
 // session, under the race detector.
 func TestSharedCasesConcurrently(t *testing.T) {
 	reg := sharedRegistry(t)
-	for _, k := range []transportKind{inProcess, streamable} {
+	for _, k := range bothEras(inProcess, streamable) {
 		t.Run(string(k), func(t *testing.T) {
 			gc := connectGo(t, k, reg, goHandlers{}, nil)
 			type out struct {
