@@ -230,7 +230,7 @@ func hostileRows() []hsRow {
 		{"bounds", "missing required", "search", map[string]any{}, hsToolError, []string{"query: is required but missing (required)"}, nil, true},
 		{"bounds", "limit zero", "search", map[string]any{"query": "go", "limit": 0}, hsToolError, []string{"limit: must be at least 1, got 0 (minimum)"}, nil, false},
 		{"bounds", "limit too big", "search", map[string]any{"query": "go", "limit": 101}, hsToolError, []string{"limit: must be at most 100, got 101 (maximum)"}, nil, false},
-		{"bounds", "integer overflow", "search", raw(`{"query":"go","limit":99999999999999999999}`), hsToolError, []string{"limit: is out of range for a 64-bit integer, got 99999999999999999999 (maximum)"}, nil, false},
+		{"bounds", "integer overflow", "search", raw(`{"query":"go","limit":99999999999999999999}`), hsToolError, []string{"limit: must be at most 100, got 99999999999999999999 (maximum)"}, nil, false},
 		{"bounds", "sort not in enum", "search", map[string]any{"query": "go", "sort": "random"}, hsToolError, []string{"sort: ", "(enum)"}, nil, false},
 		{"bounds", "nested enum", "search", map[string]any{"query": "go", "filters": []any{map[string]any{"field": "password", "value": "x"}}}, hsToolError, []string{"filters[0].field: ", "(enum)"}, nil, false},
 		{"bounds", "nested required", "search", map[string]any{"query": "go", "filters": []any{map[string]any{"field": "title"}}}, hsToolError, []string{"filters[0].value: is required but missing (required)"}, nil, false},
@@ -250,9 +250,10 @@ func hostileRows() []hsRow {
 		{"deep nesting", "deeper than go-sdk's own limit", "search", raw(`{"query":"go","x":` + hsDeep(900, `{"a":`, "1", "}") + `}`), hsToolError, []string{"(maxDepth)"}, nil, false},
 
 		// --- NaN / Inf (as a JSON client can send them: overflowing literals, strings)
-		{"NaN/Inf", "float overflow", "search", raw(`{"query":"go","score":{"min":1e400}}`), hsToolError, []string{"score.min: is out of range for a 64-bit number, got 1e400 (maximum)"}, nil, false},
-		{"NaN/Inf", "negative float overflow", "search", raw(`{"query":"go","score":{"min":-1e400}}`), hsToolError, []string{"score.min: is out of range for a 64-bit number, got -1e400 (maximum)"}, nil, false},
-		{"NaN/Inf", "integer from an overflowing float", "search", raw(`{"query":"go","limit":1e400}`), hsToolError, []string{"limit: must be an integer, got 1e400 (type)"}, nil, false},
+		{"NaN/Inf", "float overflow", "search", raw(`{"query":"go","score":{"min":1e400}}`), hsToolError, []string{"score.min: must be at most 1.7976931348623157e308, got 1e400 (maximum)"}, nil, false},
+		{"NaN/Inf", "negative float overflow", "search", raw(`{"query":"go","score":{"min":-1e400}}`), hsToolError, []string{"score.min: must be at least -1.7976931348623157e308, got -1e400 (minimum)"}, nil, false},
+		{"NaN/Inf", "a tiny fraction is not an integer", "search", raw(`{"query":"go","limit":1e-400}`), hsToolError, []string{"limit: must be an integer, got 1e-400 (type)"}, nil, false},
+		{"NaN/Inf", "a huge integer in exponent form", "search", raw(`{"query":"go","limit":1e400}`), hsToolError, []string{"limit: must be at most 100, got 1e400 (maximum)"}, nil, false},
 		{"NaN/Inf", "NaN as a string", "search", map[string]any{"query": "go", "score": map[string]any{"min": "NaN"}}, hsToolError, []string{"score.min: must be a number, got string (type)"}, nil, false},
 		{"NaN/Inf", "underflow is zero", "search", raw(`{"query":"go","score":{"min":1e-400}}`), hsOK, []string{`"query":"go"`}, nil, false},
 
@@ -718,7 +719,7 @@ func TestHostileStreamFrame(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":"go","limit":1e999}}}`)
 	l, ok = recv()
 	require.True(t, ok)
-	assert.Contains(t, l, "limit: must be an integer, got 1e999 (type)")
+	assert.Contains(t, l, "limit: must be at most 100, got 1e999 (maximum)")
 
 	// A malformed frame ends the session, without a -32700.
 	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search","arguments":{"query":NaN}}}`)

@@ -736,7 +736,7 @@ func TestKeepDefsAndDeclareDialect(t *testing.T) {
 	fn := func(in regOuter) (regOuter, error) { return in, nil }
 	inlined := map[string]any{
 		"type": "object", "additionalProperties": false, "required": []any{"a"},
-		"properties": map[string]any{"a": map[string]any{"type": "integer"}},
+		"properties": map[string]any{"a": map[string]any{"type": "integer", "minimum": -9.223372036854776e+18, "maximum": 9.223372036854776e+18}},
 	}
 	ref := map[string]any{"$ref": "#/$defs/regInner"}
 

@@ -3,8 +3,9 @@ package mcpreflect
 import (
 	"encoding/json"
 	"fmt"
-	"math"
+	"net/netip"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -19,22 +20,57 @@ import (
 var formats = map[string]func(string) bool{
 	"date-time": func(s string) bool {
 		_, err := parseDateTime(s)
-		return err == nil
+		return err == nil || isLeapSecond(s)
 	},
 	"date":          func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
-	"time":          fullTimeRe.MatchString,
+	"time":          func(s string) bool { return fullTimeRe.MatchString(s) || isLeapSecond("2016-12-31T"+s) },
 	"email":         func(s string) bool { return validate().Var(s, "email") == nil },
 	"hostname":      func(s string) bool { return validate().Var(s, "hostname_rfc1123") == nil },
 	"ipv4":          func(s string) bool { return validate().Var(s, "ipv4") == nil },
-	"ipv6":          func(s string) bool { return validate().Var(s, "ipv6") == nil },
+	"ipv6":          isIPv6,
 	"uuid":          func(s string) bool { return validate().Var(s, "uuid") == nil },
-	"uri":           func(s string) bool { u, err := url.Parse(s); return err == nil && u.Scheme != "" },
-	"uri-reference": func(s string) bool { _, err := url.Parse(s); return err == nil },
+	"uri":           func(s string) bool { u, ok := parseURI(s); return ok && u.Scheme != "" },
+	"uri-reference": func(s string) bool { _, ok := parseURI(s); return ok && !strings.Contains(s, `\`) },
+}
+
+// isIPv6 reports whether s is an IPv6 address in RFC 4291's text form,
+// IPv4-mapped ones included, without a zone.
+func isIPv6(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && strings.Contains(s, ":") && a.Zone() == ""
+}
+
+// parseURI parses an RFC 3986 URI or relative reference. url.Parse alone
+// takes a host like [1::2::3] or an unbracketed IPv6 address.
+func parseURI(s string) (*url.URL, bool) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, false
+	}
+	if h := u.Hostname(); strings.Contains(h, ":") && (!strings.Contains(u.Host, "[") || !isIPv6(h)) {
+		return nil, false
+	}
+	return u, true
 }
 
 // fullTimeRe is RFC 3339's full-time: two-digit fields, an offset, no leap
 // second (time.Time cannot hold one).
 var fullTimeRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+
+// isLeapSecond reports whether s is a valid RFC 3339 date-time whose second
+// is 60, at 23:59 UTC. A date-time string may hold one; a time.Time cannot,
+// so a time.Time field refuses it.
+func isLeapSecond(s string) bool {
+	if len(s) < 20 || s[17:19] != "60" {
+		return false
+	}
+	t, err := parseDateTime(s[:17] + "59" + s[19:])
+	if err != nil {
+		return false
+	}
+	u := t.UTC()
+	return u.Hour() == 23 && u.Minute() == 59
+}
 
 // parseDateTime parses an RFC 3339 date-time. time.Parse alone is too lax
 // (it takes a one-digit hour and a +24:00 offset) and too strict (RFC 3339
@@ -155,81 +191,81 @@ func quoteShort(s string) string {
 	return strconv.Quote(s)
 }
 
-// numCheck holds the numeric keywords of one schema node.
+// numCheck holds the numeric keywords of one schema node, compared exactly
+// (see number.go).
 type numCheck struct {
-	min, max, exMin, exMax *float64
-	minT, maxT, exMinT     string
-	exMaxT                 string
-	multipleOf             float64
-	multT                  string
-	enum                   []float64
+	min, max, exMin, exMax *numBound
+	multipleOf             *numBound
+	enum                   []numBound
 	enumText               string
-	constv                 *float64
+	constv                 *numBound
 }
 
-func compileNumCheck(s *jsonschema.Schema) (*numCheck, error) {
+// compileNumCheck compiles the numeric keywords of s, for a Go number of
+// kind k. A minimum or maximum that is k's own range is left to the decoder,
+// which checks it anyway (numRange): most numbers then need no numCheck.
+func compileNumCheck(s *jsonschema.Schema, k reflect.Kind) (*numCheck, error) {
 	if s == nil {
 		return nil, nil
 	}
+	lo, hi := typeRange(k)
 	var c numCheck // on the stack until it is known to be needed
 	used := false
-	num := func(n json.Number) (*float64, error) {
-		f, err := n.Float64()
-		if err != nil {
+	bound := func(n json.Number) (*numBound, error) {
+		b, ok := newBound(string(n))
+		if !ok {
 			return nil, fmt.Errorf("%q is not a number", n)
 		}
-		return &f, nil
+		used = true
+		return &b, nil
 	}
 	var err error
-	if s.Minimum != "" {
-		if c.min, err = num(s.Minimum); err != nil {
+	if s.Minimum != "" && string(s.Minimum) != lo {
+		if c.min, err = bound(s.Minimum); err != nil {
 			return nil, err
 		}
-		c.minT, used = string(s.Minimum), true
 	}
-	if s.Maximum != "" {
-		if c.max, err = num(s.Maximum); err != nil {
+	if s.Maximum != "" && string(s.Maximum) != hi {
+		if c.max, err = bound(s.Maximum); err != nil {
 			return nil, err
 		}
-		c.maxT, used = string(s.Maximum), true
 	}
 	if s.ExclusiveMinimum != "" {
-		if c.exMin, err = num(s.ExclusiveMinimum); err != nil {
+		if c.exMin, err = bound(s.ExclusiveMinimum); err != nil {
 			return nil, err
 		}
-		c.exMinT, used = string(s.ExclusiveMinimum), true
 	}
 	if s.ExclusiveMaximum != "" {
-		if c.exMax, err = num(s.ExclusiveMaximum); err != nil {
+		if c.exMax, err = bound(s.ExclusiveMaximum); err != nil {
 			return nil, err
 		}
-		c.exMaxT, used = string(s.ExclusiveMaximum), true
 	}
 	if s.MultipleOf != "" {
-		m, err := num(s.MultipleOf)
-		if err != nil {
+		if c.multipleOf, err = bound(s.MultipleOf); err != nil {
 			return nil, err
 		}
-		c.multipleOf, c.multT, used = *m, string(s.MultipleOf), true
+		if c.multipleOf.dec.isZero() || c.multipleOf.dec.neg {
+			return nil, fmt.Errorf("multipleOf %s is not greater than 0", s.MultipleOf)
+		}
 	}
 	if len(s.Enum) > 0 {
 		var parts []string
 		for _, e := range s.Enum {
-			f, ok := toFloat(e)
+			b, ok := numValue(e)
 			if !ok {
 				return nil, fmt.Errorf("enum value %v is not a number", e)
 			}
-			c.enum = append(c.enum, f)
-			parts = append(parts, fmt.Sprint(e))
+			c.enum = append(c.enum, b)
+			parts = append(parts, b.text)
 		}
 		c.enumText, used = strings.Join(parts, ", "), true
 	}
 	if s.Const != nil {
-		f, ok := toFloat(s.Const)
+		b, ok := numValue(s.Const)
 		if !ok {
 			return nil, fmt.Errorf("const %v is not a number", s.Const)
 		}
-		c.constv, used = &f, true
+		c.constv, used = &b, true
 	}
 	if !used {
 		return nil, nil
@@ -238,50 +274,55 @@ func compileNumCheck(s *jsonschema.Schema) (*numCheck, error) {
 	return &out, nil
 }
 
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
+// numValue reads a number of the schema (an enum value, a const) as it is
+// published.
+func numValue(v any) (numBound, bool) {
+	switch v.(type) {
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64, json.Number:
+	default:
+		return numBound{}, false
 	}
-	return 0, false
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return numBound{}, false
+	}
+	return newBound(string(raw))
 }
 
-func (c *numCheck) check(d *decodeState, v float64, lit []byte) {
+// check reports the keywords v breaks. iv is v as an int64 when ivOK.
+func (c *numCheck) check(d *decodeState, v *numVal, iv int64, ivOK bool) {
 	if c == nil {
 		return
 	}
-	if c.min != nil && v < *c.min {
-		d.violate("minimum", fmt.Sprintf("must be at least %s, got %s", c.minT, lit))
+	if c.min != nil && v.cmp(c.min) < 0 {
+		d.violate("minimum", "must be at least "+c.min.text+", got "+string(v.lit))
 	}
-	if c.max != nil && v > *c.max {
-		d.violate("maximum", fmt.Sprintf("must be at most %s, got %s", c.maxT, lit))
+	if c.max != nil && v.cmp(c.max) > 0 {
+		d.violate("maximum", "must be at most "+c.max.text+", got "+string(v.lit))
 	}
-	if c.exMin != nil && v <= *c.exMin {
-		d.violate("exclusiveMinimum", fmt.Sprintf("must be greater than %s, got %s", c.exMinT, lit))
+	if c.exMin != nil && v.cmp(c.exMin) <= 0 {
+		d.violate("exclusiveMinimum", "must be greater than "+c.exMin.text+", got "+string(v.lit))
 	}
-	if c.exMax != nil && v >= *c.exMax {
-		d.violate("exclusiveMaximum", fmt.Sprintf("must be less than %s, got %s", c.exMaxT, lit))
+	if c.exMax != nil && v.cmp(c.exMax) >= 0 {
+		d.violate("exclusiveMaximum", "must be less than "+c.exMax.text+", got "+string(v.lit))
 	}
-	if c.multipleOf != 0 {
-		q := v / c.multipleOf
-		if math.IsInf(q, 0) || math.Abs(q-math.Round(q)) > 1e-9*math.Max(1, math.Abs(q)) {
-			d.violate("multipleOf", fmt.Sprintf("must be a multiple of %s, got %s", c.multT, lit))
+	if c.multipleOf != nil && !v.multipleOf(c.multipleOf, iv, ivOK) {
+		d.violate("multipleOf", "must be a multiple of "+c.multipleOf.text+", got "+string(v.lit))
+	}
+	if c.enum != nil {
+		found := false
+		for i := range c.enum {
+			if v.cmp(&c.enum[i]) == 0 {
+				found = true
+				break
+			}
+		}
+		if !found {
+			d.violate("enum", "must be one of "+c.enumText+", got "+string(v.lit))
 		}
 	}
-	if c.enum != nil && !slices.Contains(c.enum, v) {
-		d.violate("enum", fmt.Sprintf("must be one of %s, got %s", c.enumText, lit))
-	}
-	if c.constv != nil && v != *c.constv {
-		d.violate("const", fmt.Sprintf("must be %v, got %s", *c.constv, lit))
+	if c.constv != nil && v.cmp(c.constv) != 0 {
+		d.violate("const", "must be "+c.constv.text+", got "+string(v.lit))
 	}
 }
 

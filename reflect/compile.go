@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/go-playground/validator/v10"
-	gjs "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
 )
 
@@ -332,11 +331,11 @@ func (b *builder) compileTyped(t reflect.Type, s *jsonschema.Schema) (decoder, e
 		return &boolDec{constv: c}, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		chk, err := compileNumCheck(s)
-		return &intDec{kind: t.Kind(), chk: chk}, err
+		chk, err := compileNumCheck(s, t.Kind())
+		return &intDec{kind: t.Kind(), chk: chk, rng: rangeOf(t.Kind())}, err
 	case reflect.Float32, reflect.Float64:
-		chk, err := compileNumCheck(s)
-		return &floatDec{bits: t.Bits(), chk: chk}, err
+		chk, err := compileNumCheck(s, t.Kind())
+		return &floatDec{bits: t.Bits(), chk: chk, rng: rangeOf(t.Kind())}, err
 	case reflect.Struct:
 		return b.structDecFor(t)
 	case reflect.Slice, reflect.Array:
@@ -378,30 +377,6 @@ func (b *builder) compileTyped(t reflect.Type, s *jsonschema.Schema) (decoder, e
 func isEmptySchema(s *jsonschema.Schema) bool {
 	raw, _ := json.Marshal(s)
 	return string(raw) == "{}" || string(raw) == "true"
-}
-
-// resolveGeneric compiles a schema node for the full JSON Schema validator,
-// with this builder's $defs.
-func (b *builder) resolveGeneric(s *jsonschema.Schema) (*gjs.Resolved, error) {
-	if isEmptySchema(s) {
-		return nil, nil
-	}
-	c := cloneSchema(s)
-	if len(b.defs) > 0 {
-		c.Definitions = jsonschema.Definitions{}
-		for k, v := range b.defs {
-			c.Definitions[k] = v
-		}
-	}
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	var g gjs.Schema
-	if err := json.Unmarshal(raw, &g); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", raw, err)
-	}
-	return g.Resolve(nil)
 }
 
 // structDecFor returns the decoder of struct type t, compiling it from the

@@ -8,11 +8,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
-
-	gjs "github.com/google/jsonschema-go/jsonschema"
 )
 
 // decoder decodes the JSON value at the cursor into the Go value at p.
@@ -55,6 +52,7 @@ func (x *boolDec) decode(d *decodeState, p unsafe.Pointer) {
 type intDec struct {
 	kind reflect.Kind
 	chk  *numCheck
+	rng  *numRange
 }
 
 func (x *intDec) decode(d *decodeState, p unsafe.Pointer) {
@@ -64,54 +62,43 @@ func (x *intDec) decode(d *decodeState, p unsafe.Pointer) {
 		return
 	}
 	lit, frac := d.number()
-	var f float64
+	v := numVal{lit: lit}
 	var i int64
 	var u uint64
-	unsigned := isUintKind(x.kind)
-	ok := false
-	if !frac {
-		if unsigned {
-			var err error
-			u, err = strconv.ParseUint(string(lit), 10, 64)
-			ok = err == nil
-			f = float64(u)
-			if !ok && len(lit) > 0 && lit[0] == '-' {
-				ok, f = true, -1 // negative: reported by the minimum check below
-				u = 0
-			}
-		} else {
-			var err error
-			i, err = strconv.ParseInt(string(lit), 10, 64)
-			ok = err == nil
-			f = float64(i)
-		}
-		if !ok {
-			d.violate("maximum", "is out of range for a 64-bit integer, got "+string(lit))
-			return
-		}
+	var iok, uok bool
+	if !frac && len(lit) <= 18 {
+		// The common case: a plain integer that fits an int64 and whose
+		// float64 may be exact.
+		i, iok = smallInt(lit), true
+		u, uok = uint64(i), i >= 0
+		v.f, v.exact = float64(i), -1<<53 <= i && i <= 1<<53
 	} else {
-		var err error
-		f, err = strconv.ParseFloat(string(lit), 64)
-		if err != nil || f != math.Trunc(f) {
+		dec := v.decimal()
+		if !dec.isInt() {
 			d.violate("type", "must be an integer, got "+string(lit))
 			return
 		}
-		if unsigned {
-			if f >= 0 && f < 1<<64 {
-				u = uint64(f)
-			}
+		i, iok = dec.int64Value()
+		u, uok = dec.uint64Value()
+		uok = uok && (!dec.neg || u == 0)
+		if iok {
+			v.f, v.exact = float64(i), -1<<53 <= i && i <= 1<<53
 		} else {
-			if f < -(1<<63) || f >= 1<<63 {
-				d.violate("maximum", "is out of range for a 64-bit integer, got "+string(lit))
-				return
-			}
-			i = int64(f)
+			v.f, _ = strconv.ParseFloat(string(lit), 64)
 		}
 	}
+	neg := lit[0] == '-'
+	var below, above bool
+	if x.rng.unsigned {
+		below, above = neg && !uok, !neg && (!uok || u > x.rng.ihi)
+	} else {
+		below, above = neg && (!iok || i < x.rng.ilo), !neg && (!iok || i > int64(x.rng.ihi))
+	}
 	before := len(d.errs)
-	x.chk.check(d, f, lit)
-	if unsigned && f < 0 && len(d.errs) == before {
-		d.violate("minimum", "must be at least 0, got "+string(lit))
+	inRange := x.rng.check(d, x.chk, &v, below, above)
+	x.chk.check(d, &v, i, iok)
+	if !inRange || len(d.errs) != before {
+		return
 	}
 	switch x.kind {
 	case reflect.Int:
@@ -139,9 +126,26 @@ func (x *intDec) decode(d *decodeState, p unsafe.Pointer) {
 	}
 }
 
+// smallInt reads a plain integer literal of at most 18 characters.
+func smallInt(lit []byte) int64 {
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	var n int64
+	for _, c := range lit {
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
 type floatDec struct {
 	bits int
 	chk  *numCheck
+	rng  *numRange
 }
 
 func (x *floatDec) decode(d *decodeState, p unsafe.Pointer) {
@@ -150,13 +154,31 @@ func (x *floatDec) decode(d *decodeState, p unsafe.Pointer) {
 		d.typeMismatch("a number")
 		return
 	}
-	lit, _ := d.number()
-	f, err := strconv.ParseFloat(string(lit), x.bits)
-	if err != nil {
-		d.violate("maximum", "is out of range for a "+strconv.Itoa(x.bits)+"-bit number, got "+string(lit))
+	lit, frac := d.number()
+	v := numVal{lit: lit}
+	var iv int64
+	ivOK := false
+	if !frac && len(lit) <= 16 {
+		// A plain integer of at most 15 digits: its float64 is exact.
+		iv, ivOK = smallInt(lit), true
+		v.f, v.exact = float64(iv), true
+		if iv == 0 && lit[0] == '-' {
+			v.f = math.Copysign(0, -1)
+		}
+	} else {
+		v.f, _ = strconv.ParseFloat(string(lit), 64)
+	}
+	before := len(d.errs)
+	below, above := x.rng.floatBounds(&v)
+	inRange := x.rng.check(d, x.chk, &v, below, above)
+	x.chk.check(d, &v, iv, ivOK)
+	if !inRange || len(d.errs) != before {
 		return
 	}
-	x.chk.check(d, f, lit)
+	f := v.f
+	if x.bits == 32 && !ivOK {
+		f, _ = strconv.ParseFloat(string(lit), 32) // finite: within the range
+	}
 	if x.bits == 32 {
 		*(*float32)(p) = float32(f)
 	} else {
@@ -272,7 +294,7 @@ func (rawDec) decode(d *decodeState, p unsafe.Pointer) {
 // interface) with encoding/json, after checking the value against its schema.
 type opaqueDec struct {
 	t   reflect.Type
-	gen *gjs.Resolved
+	gen *genericSchema
 }
 
 func (x *opaqueDec) decode(d *decodeState, p unsafe.Pointer) {
@@ -305,7 +327,7 @@ func unmarshalMsg(err error) string {
 // ...) with a full JSON Schema validator.
 type genericDec struct {
 	inner decoder
-	gen   *gjs.Resolved
+	gen   *genericSchema
 }
 
 func (x *genericDec) decode(d *decodeState, p unsafe.Pointer) {
@@ -314,54 +336,6 @@ func (x *genericDec) decode(d *decodeState, p unsafe.Pointer) {
 	if len(d.errs) == before {
 		genericCheck(d, x.gen, d.data[start:d.pos])
 	}
-}
-
-func genericCheck(d *decodeState, gen *gjs.Resolved, raw []byte) bool {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		d.violate("type", "is not valid JSON")
-		return false
-	}
-	if err := gen.Validate(v); err != nil {
-		d.violate(genericViolation(err))
-		return false
-	}
-	return true
-}
-
-// genericViolation turns an error of the full validator into a rule and a
-// message like the typed decoders': "validating root: validating
-// /properties/x: pattern: \"red\" does not match ..." becomes the rule
-// "pattern" and the message after it. An error of another form keeps the
-// rule "schema" and its text.
-func genericViolation(err error) (rule, msg string) {
-	s := err.Error()
-	for strings.HasPrefix(s, "validating ") {
-		_, rest, ok := strings.Cut(s, ": ")
-		if !ok {
-			break
-		}
-		s = rest
-	}
-	if kw, detail, ok := strings.Cut(s, ": "); ok && isKeyword(kw) && detail != "" {
-		return kw, detail
-	}
-	return "schema", s
-}
-
-// isKeyword reports whether s looks like a JSON Schema keyword: a short
-// identifier, letters only (plus a leading $).
-func isKeyword(s string) bool {
-	s = strings.TrimPrefix(s, "$")
-	if s == "" || len(s) > 32 {
-		return false
-	}
-	for _, c := range s {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
 
 type sliceDec struct {
@@ -384,6 +358,8 @@ func (x *sliceDec) decode(d *decodeState, p unsafe.Pointer) {
 	var v reflect.Value
 	var base unsafe.Pointer
 	n := 0
+	unique := x.count != nil && x.count.unique && x.arrayLen < 0
+	var items []uniqueItem
 	if x.arrayLen >= 0 {
 		base = p
 	}
@@ -410,7 +386,11 @@ func (x *sliceDec) decode(d *decodeState, p unsafe.Pointer) {
 					v, base = nv, nv.UnsafePointer()
 				}
 				d.pushIndex(n)
+				start, before := d.pos, len(d.errs)
 				x.elem.decode(d, unsafe.Add(base, uintptr(n)*x.size))
+				if unique && !d.typeViolated(before) {
+					items = append(items, uniqueItem{index: n, raw: d.data[start:d.pos]})
+				}
 				d.pop()
 			}
 			n++
@@ -439,26 +419,53 @@ func (x *sliceDec) decode(d *decodeState, p unsafe.Pointer) {
 		v = v.Slice(0, n)
 	}
 	x.count.check(d, n)
-	if x.count != nil && x.count.unique {
-		checkUnique(d, v)
+	if unique {
+		checkUnique(d, items)
 	}
 	reflect.NewAt(x.t, p).Elem().Set(v)
 }
 
-// checkUnique reports the first two equal items of v, compared as JSON.
-func checkUnique(d *decodeState, v reflect.Value) {
-	seen := make(map[string]int, v.Len())
-	for i := 0; i < v.Len(); i++ {
-		b, err := json.Marshal(v.Index(i).Interface())
-		if err != nil {
+// uniqueItem is an array item of the right type, as sent.
+type uniqueItem struct {
+	index int
+	raw   []byte
+}
+
+// checkUnique reports the first two items that are equal JSON values: 1 and
+// 1.0 are equal, 1 and 1.0000000000000000001 are not (even where a float64
+// cannot tell them apart), nor are objects with different members. Items of
+// the wrong type are already violations and are not compared.
+func checkUnique(d *decodeState, items []uniqueItem) {
+	if len(items) < 2 {
+		return
+	}
+	seen := make(map[string]int, len(items))
+	for _, it := range items {
+		key, ok := canonicalJSON(it.raw)
+		if !ok {
 			continue
 		}
-		if j, ok := seen[string(b)]; ok {
-			d.violate("uniqueItems", fmt.Sprintf("items must be unique, but items %d and %d are equal", j, i))
+		if j, ok := seen[key]; ok {
+			d.violate("uniqueItems", fmt.Sprintf("items must be unique, but items %d and %d are equal", j, it.index))
 			return
 		}
-		seen[string(b)] = i
+		seen[key] = it.index
 	}
+}
+
+// typeViolated reports whether a type violation at the current path was
+// recorded since the first before violations.
+func (d *decodeState) typeViolated(before int) bool {
+	if len(d.errs) == before {
+		return false
+	}
+	here := d.pathString()
+	for _, v := range d.errs[before:] {
+		if v.Rule == "type" && v.Path == here {
+			return true
+		}
+	}
+	return false
 }
 
 type mapDec struct {

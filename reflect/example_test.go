@@ -112,7 +112,7 @@ func ExampleOutputFor() {
 	// Output:
 	// true {"properties":{"hits":{"items":{"type":"string"},"type":["array","null"]}},"additionalProperties":false,"type":"object","required":["hits"]}
 	// {"hits":["a","b"]}
-	// true {"properties":{"result":{"items":{"type":"integer"},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}
+	// true {"properties":{"result":{"items":{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}
 }
 
 // AnalyzeFunc checks a tool function's shape and calls it by reflection.

@@ -191,17 +191,9 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 		s = &jsonschema.Schema{Type: "boolean"}
 	case reflect.String:
 		s = &jsonschema.Schema{Type: "string"}
-	case reflect.Float32, reflect.Float64:
-		s = &jsonschema.Schema{Type: "number"}
-	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		s = &jsonschema.Schema{Type: "integer"}
-		if isUintKind(t.Kind()) {
-			s.Minimum = "0"
-		}
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Uint8, reflect.Uint16, reflect.Uint32:
-		s = &jsonschema.Schema{Type: "integer"}
-		lo, hi := intBounds(t.Kind())
-		s.Minimum, s.Maximum = json.Number(fmt.Sprint(lo)), json.Number(fmt.Sprint(hi))
+	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		s = numberSchema(t.Kind())
 	default:
 		return nil, &DefinitionError{Type: typeString(t), Msg: fmt.Sprintf("a %s cannot be sent as JSON", t.Kind()), Err: ErrUnsupported}
 	}
@@ -847,8 +839,10 @@ func applyKeyword(s *jsonschema.Schema, t reflect.Type, it schemaItem, output bo
 			clampToType(s, t)
 		case "exclusiveMinimum":
 			s.ExclusiveMinimum = n
+			clampToType(s, t)
 		case "exclusiveMaximum":
 			s.ExclusiveMaximum = n
+			clampToType(s, t)
 		case "multipleOf":
 			if f, _ := n.Float64(); f <= 0 {
 				return fmt.Errorf("multipleOf must be greater than 0")
@@ -1012,53 +1006,12 @@ func parseCount(v string) (uint64, error) {
 	return n, nil
 }
 
-// clampToType narrows the minimum and maximum of s to the range of integer
-// type t, so a bound wider than the type (validate:"max=1000" on an int8,
-// minimum=-5 on a uint) never publishes values the type cannot hold.
-func clampToType(s *jsonschema.Schema, t reflect.Type) {
-	k := baseType(t).Kind()
-	if !isIntKind(k) && !isUintKind(k) || k == reflect.Int || k == reflect.Int64 {
-		return
-	}
-	lo, hi := intBounds(k)
-	if isUintKind(k) {
-		lo = 0
-	}
-	if f, err := s.Minimum.Float64(); s.Minimum != "" && err == nil && f < float64(lo) {
-		s.Minimum = json.Number(fmt.Sprint(lo))
-	}
-	if k == reflect.Uint || k == reflect.Uint64 || k == reflect.Uintptr {
-		return // no published maximum
-	}
-	if f, err := s.Maximum.Float64(); s.Maximum != "" && err == nil && f > float64(hi) {
-		s.Maximum = json.Number(fmt.Sprint(hi))
-	}
-}
-
 func isIntKind(k reflect.Kind) bool {
 	return k >= reflect.Int && k <= reflect.Int64
 }
 
 func isUintKind(k reflect.Kind) bool {
 	return k >= reflect.Uint && k <= reflect.Uintptr
-}
-
-func intBounds(k reflect.Kind) (int64, uint64) {
-	switch k {
-	case reflect.Int8:
-		return math.MinInt8, math.MaxInt8
-	case reflect.Int16:
-		return math.MinInt16, math.MaxInt16
-	case reflect.Int32:
-		return math.MinInt32, math.MaxInt32
-	case reflect.Uint8:
-		return 0, math.MaxUint8
-	case reflect.Uint16:
-		return 0, math.MaxUint16
-	case reflect.Uint32:
-		return 0, math.MaxUint32
-	}
-	return math.MinInt64, math.MaxUint64
 }
 
 // noBooleanSchemas reports a boolean schema anywhere below s, except

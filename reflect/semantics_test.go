@@ -388,7 +388,7 @@ func TestDocsClaims(t *testing.T) {
 	})
 	t.Run("64-bit overflow", func(t *testing.T) {
 		_, err := decodeInto[ZooSizedInts](t, `{"i8":0,"i16":0,"i32":0,"u8":0,"u16":0,"u32":0,"u64":18446744073709551616}`)
-		wantViolations(t, err, Violation{Path: "u64", Rule: "maximum", Msg: "is out of range for a 64-bit integer, got 18446744073709551616"})
+		wantViolations(t, err, Violation{Path: "u64", Rule: "maximum", Msg: "must be at most 18446744073709551615, got 18446744073709551616"})
 	})
 	t.Run("at most 64 violations", func(t *testing.T) {
 		doc := `{"names":[` + strings.Repeat(`"",`, 100) + `""]}`

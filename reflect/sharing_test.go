@@ -98,9 +98,9 @@ func TestSchemaNodesNotShared(t *testing.T) {
 			"one":{"type":"object","additionalProperties":false,"required":["v"],"description":"the first","properties":{"v":{"type":"string","maxLength":3}}},
 			"two":{"type":"object","additionalProperties":false,"required":["v"],"description":"the second","properties":{"v":{"type":"string","maxLength":3}}},
 			"solo":{"type":"object","additionalProperties":false,"required":["in","a"],"description":"only once","properties":{
-				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"a":{"type":"integer"}}},
+				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
 			"other":{"type":"object","additionalProperties":false,"required":["in","b"],"properties":{
-				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"b":{"type":"integer"}}},
+				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
 			"list":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}}}
 		}}`, string(p.SchemaJSON))
 	// And the decoder checks every place.

@@ -2,6 +2,8 @@ package mcpreflect
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/big"
 	"net/netip"
 	"time"
 
@@ -198,23 +200,32 @@ func (ZooColor) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "string", Pattern: "^#[0-9a-f]{6}$", Description: "An RGB color, #rrggbb."}
 }
 
-// ZooRange is a struct sent as a two-item array; JSONSchema() says so and
-// UnmarshalJSON reads it.
+// ZooRange is a struct sent as a two-item array; JSONSchema() says so, with
+// the range of its int fields, and UnmarshalJSON reads it.
 type ZooRange struct{ Lo, Hi int }
 
 func (ZooRange) JSONSchema() *jsonschema.Schema {
 	two := uint64(2)
-	return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "integer"}, MinItems: &two, MaxItems: &two}
+	item := &jsonschema.Schema{Type: "integer", Minimum: "-9223372036854775808", Maximum: "9223372036854775807"}
+	return &jsonschema.Schema{Type: "array", Items: item, MinItems: &two, MaxItems: &two}
 }
 
 // UnmarshalJSON accepts everything the schema accepts, 2.0 and 1e1 included:
 // mcpgen checks the schema, then hands the value to UnmarshalJSON.
 func (r *ZooRange) UnmarshalJSON(b []byte) error {
-	var v [2]float64
+	var v [2]json.Number
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	r.Lo, r.Hi = int(v[0]), int(v[1])
+	var n [2]int
+	for i, s := range v {
+		x, ok := new(big.Rat).SetString(string(s))
+		if !ok || !x.IsInt() || !x.Num().IsInt64() {
+			return fmt.Errorf("%s is not an int", s)
+		}
+		n[i] = int(x.Num().Int64())
+	}
+	r.Lo, r.Hi = n[0], n[1]
 	return nil
 }
 

@@ -17,9 +17,6 @@ var fuzzKnown = map[string]string{
 	"get_weather":         "the rate limit runs before the argument check (issue 13)",
 	"github_create_issue": "the rate limit runs before the argument check (issue 13)",
 	"web_search":          "the rate limit runs before the argument check (issue 13)",
-	// Issue 14: int64 fields publish no minimum/maximum, so 2^63 is valid
-	// for the schema and refused by the decoder.
-	"get_page": "int64 ids publish no range (issue 14)",
 	// task=required: mcptest's client does not declare the tasks extension,
 	// so every call is refused with -32021 (the tasks tests cover it).
 	"generate_csv": "runs only as a task; mcptest's client does not declare the tasks extension",
