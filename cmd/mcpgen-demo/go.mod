@@ -53,4 +53,5 @@ require (
 replace github.com/mcpgen/mcpgen => ../..
 
 replace github.com/mcpgen/mcpgen/adapters/redis => ../../adapters/redis
+
 replace github.com/mcpgen/mcpgen/adapters/sqlite => ../../adapters/sqlite
