@@ -216,20 +216,25 @@ func (s *servedBy) lastServer() string {
 // protocol version given ("" is the client's newest, 2026-07-28).
 func (c *cluster) connect(t testing.TB, version string, sb *servedBy, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	var rt http.RoundTripper = http.DefaultTransport
-	if sb != nil {
-		rt = sb
-	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "cluster-test", Version: "1.0.0"}, copts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: &http.Client{Transport: rt}},
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: httpClient(sb)},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect through the load balancer: %v", err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
+}
+
+// httpClient returns a client that counts the replicas answering in sb
+// (nil: counts nothing).
+func httpClient(sb *servedBy) *http.Client {
+	if sb == nil {
+		return &http.Client{}
+	}
+	return &http.Client{Transport: sb}
 }
 
 func text(res *mcp.CallToolResult) string {
