@@ -28,4 +28,4 @@ package main
 // whose descriptions and schemas come from it. go generate runs the files of
 // a package in the order of their names, doc.go before docs.go.
 
-//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//go:generate go tool mcpgen

@@ -40,11 +40,13 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
@@ -55,3 +57,5 @@ replace github.com/mcpgen/mcpgen => ../..
 replace github.com/mcpgen/mcpgen/adapters/redis => ../../adapters/redis
 
 replace github.com/mcpgen/mcpgen/adapters/sqlite => ../../adapters/sqlite
+
+tool github.com/mcpgen/mcpgen/cmd/mcpgen

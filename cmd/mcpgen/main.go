@@ -1,9 +1,13 @@
 // Command mcpgen generates mcpgen_gen.go for a package of MCP tools: Go doc
 // comments become tool, property and schema descriptions, and the input and
 // output schemas of every tool type are precomputed, so registration does no
-// reflection over tags. Run it with go generate:
+// reflection over tags. Install it as a tool of your module, once:
 //
-//	//go:generate go run github.com/mcpgen/mcpgen/cmd/mcpgen
+//	go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
+//
+// and run it with go generate, from a file of the package:
+//
+//	//go:generate go tool mcpgen
 //
 // A tool is any function or method of the package with a shape mcptool
 // accepts: func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out,
