@@ -66,9 +66,9 @@ type cluster struct {
 	toolset   string
 }
 
-// startCluster starts a cluster serving the toolset, and stops it at the
-// end of the test.
-func startCluster(t testing.TB, toolset string) *cluster {
+// startCluster starts a cluster serving the toolset (with the replicas'
+// extra flags), and stops it at the end of the test.
+func startCluster(t testing.TB, toolset string, flags ...string) *cluster {
 	t.Helper()
 	for _, p := range []string{"redis-server", "haproxy"} {
 		if _, err := exec.LookPath(p); err != nil {
@@ -86,6 +86,7 @@ func startCluster(t testing.TB, toolset string) *cluster {
 		c.ports[i] = freePort(t)
 		cmd := exec.Command(demoBin, "-http", "127.0.0.1:"+strconv.Itoa(c.ports[i]), "-toolset", toolset,
 			"-redis", c.redisURL(), "-data", filepath.Join(c.dir, "data"+strconv.Itoa(i)))
+		cmd.Args = append(cmd.Args, flags...)
 		cmd.Env = append(os.Environ(), "MCPGEN_STATE_KEY="+key)
 		c.logTo(cmd, fmt.Sprintf("replica%d.log", i+1))
 		if err := cmd.Start(); err != nil {

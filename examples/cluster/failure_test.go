@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -88,8 +89,11 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := old.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"}); err == nil {
-		t.Fatal("a session of the killed replica still worked")
+	_, err := old.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"})
+	// Another replica answers 404 for the unknown session: go-sdk's
+	// ErrSessionMissing.
+	if !errors.Is(err, mcp.ErrSessionMissing) {
+		t.Fatalf("a session of the killed replica: err = %v, want one wrapping ErrSessionMissing (404)", err)
 	}
 	fresh := c.connect(t, "2025-11-25", sb, nil)
 	if res, err := fresh.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"}); err != nil || res.IsError {
