@@ -333,9 +333,11 @@ type genericDec struct {
 func (x *genericDec) decode(d *decodeState, p unsafe.Pointer) {
 	start, before := d.pos, len(d.errs)
 	x.inner.decode(d, p)
-	if len(d.errs) == before {
-		genericCheck(d, x.gen, d.data[start:d.pos])
-	}
+	// The full validator runs even when the typed decoder found violations,
+	// so each keyword's are named; those it finds again are dropped.
+	mark := len(d.errs)
+	genericCheck(d, x.gen, d.data[start:d.pos])
+	d.dropRepeats(before, mark)
 }
 
 type sliceDec struct {
@@ -375,7 +377,11 @@ func (x *sliceDec) decode(d *decodeState, p unsafe.Pointer) {
 					x.elem.decode(d, unsafe.Add(base, uintptr(n)*x.size))
 					d.pop()
 				} else {
-					d.skipValue()
+					// An item past the array's length is checked too (into
+					// a scratch value), so each of its violations is named.
+					d.pushIndex(n)
+					x.elem.decode(d, reflect.New(x.elemType).UnsafePointer())
+					d.pop()
 				}
 			default:
 				if n == 0 || n == v.Len() {

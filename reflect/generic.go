@@ -202,3 +202,26 @@ func ratText(r *big.Rat) string {
 	}
 	return r.FloatString(30)
 }
+
+// dropRepeats drops the violations recorded since mark that repeat one
+// (same path and rule) recorded between since and mark.
+func (d *decodeState) dropRepeats(since, mark int) {
+	if mark == since || len(d.errs) == mark {
+		return
+	}
+	out := mark
+	for i := mark; i < len(d.errs); i++ {
+		dup := false
+		for _, v := range d.errs[since:mark] {
+			if v.Path == d.errs[i].Path && v.Rule == d.errs[i].Rule {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			d.errs[out], d.keys[out] = d.errs[i], d.keys[i]
+			out++
+		}
+	}
+	d.errs, d.keys = d.errs[:out], d.keys[:out]
+}
