@@ -36,6 +36,7 @@ type Conn struct {
 	timeout  time.Duration
 	level    mcp.LoggingLevel
 	modern   bool
+	tasks    bool
 	seq      atomic.Int64
 	close    sync.Once
 	closeErr error
@@ -63,6 +64,13 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "1"}, c.clientOptions(cfg))
 	if len(cfg.roots) > 0 {
 		client.AddRoots(cfg.roots...)
+	}
+	if cfg.tasks {
+		c.tasks = true
+		if err := mcp.AddSendingCustomMethod[*taskGetParams, *taskState](client, "tasks/get"); err != nil {
+			t.Fatalf("mcptest: %v", err)
+			return c
+		}
 	}
 	transport, stop, err := dial(t, reg, cfg)
 	if err != nil {
@@ -103,6 +111,9 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 // collection of notifications.
 func (c *Conn) clientOptions(cfg *config) *mcp.ClientOptions {
 	o := cfg.copts
+	if cfg.tasks {
+		declareTasks(&o)
+	}
 	if cfg.elicit != nil {
 		o.ElicitationHandler = cfg.elicit
 	}
@@ -217,7 +228,11 @@ func (c *Conn) call(ctx context.Context, name string, args any) (*mcp.CallToolRe
 		params.Meta = mcp.Meta{mcp.MetaKeyLogLevel: string(c.level)}
 	}
 	params.SetProgressToken(fmt.Sprintf("%s-%d", name, c.seq.Add(1)))
-	return c.Session.CallTool(ctx, params)
+	res, err := c.Session.CallTool(ctx, params)
+	if id := taskID(res); err == nil && c.tasks && id != "" {
+		return c.await(ctx, id)
+	}
+	return res, err
 }
 
 // Tools lists the server's tools (every page).

@@ -250,3 +250,34 @@ func BenchmarkCall(b *testing.B) {
 		}
 	}
 }
+
+// TestTasks calls task tools with and without the extension declared, and
+// fuzzes one that only runs as a task.
+func TestTasks(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(discard))
+	_ = mcptool.Add(reg, "slow_sum", func(ctx context.Context, in SumArgs) (Sum, error) {
+		time.Sleep(10 * time.Millisecond)
+		return Sum{in.A + in.B}, nil
+	}, mcptool.TaskRequired())
+	_ = reg.Add("fails", func(ctx context.Context) (string, error) {
+		return "", mcptool.Errorf("no luck")
+	}, mcptool.Task())
+
+	c := mcptest.Client(t, reg, mcptest.Tasks())
+	var out Sum
+	c.Call("slow_sum", map[string]any{"a": 1, "b": 2}).Decode(&out)
+	if out.Sum != 3 {
+		t.Errorf("slow_sum: %v", out.Sum)
+	}
+	if msg := c.Call("fails", nil).ErrorText(); msg != "no luck" {
+		t.Errorf("fails: %q", msg)
+	}
+	mcptest.Fuzz(t, reg, "slow_sum", mcptest.Tasks())
+
+	r := &recorder{}
+	mcptest.Client(r, reg).Call("slow_sum", map[string]any{"a": 1, "b": 2})
+	r.finish()
+	if !strings.Contains(r.failures(), "calling slow_sum") {
+		t.Errorf("a task-only tool called without the extension: %q", r.failures())
+	}
+}

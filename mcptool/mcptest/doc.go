@@ -22,7 +22,9 @@
 // returns a [Result] that reads text, structured content and isError text.
 // Elicitation and sampling are answered by functions the test supplies
 // ([Elicit], [Sample]); [Roots] sets the client's roots; progress and log
-// notifications are collected ([Conn.Progress], [Conn.Logs]).
+// notifications are collected ([Conn.Progress], [Conn.Logs]). With [Tasks]
+// the client declares the tasks extension and Call waits for a task tool's
+// result.
 //
 // # Integration
 //

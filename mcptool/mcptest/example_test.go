@@ -475,3 +475,19 @@ func ExampleHeader() {
 	// wrong: unauthorized: send a valid token
 	// s3cret: 42 EUR
 }
+
+// Tasks declares the tasks extension: a tool that runs as a task answers
+// with one, and Call waits for it and returns its result.
+func ExampleTasks() {
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("report", func(ctx context.Context) (string, error) {
+		time.Sleep(20 * time.Millisecond)
+		return "report ready", nil
+	}, mcptool.TaskRequired())
+	t := &recorder{print: true}
+	defer t.finish()
+	c := mcptest.Client(t, reg, mcptest.Tasks())
+	fmt.Println(c.Call("report", nil).Text())
+	// Output:
+	// report ready
+}

@@ -31,6 +31,7 @@ type config struct {
 	timeout  time.Duration
 	logLevel mcp.LoggingLevel
 	leaks    bool
+	tasks    bool
 	seed     int64
 }
 
