@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os/exec"
 	"strings"
 	"testing"
@@ -257,7 +258,10 @@ func TestTasks(t *testing.T) {
 	reg := mcptool.NewRegistry(mcptool.Logger(discard))
 	_ = mcptool.Add(reg, "slow_sum", func(ctx context.Context, in SumArgs) (Sum, error) {
 		time.Sleep(10 * time.Millisecond)
-		return Sum{in.A + in.B}, nil
+		if s := in.A + in.B; !math.IsInf(s, 0) {
+			return Sum{s}, nil
+		}
+		return Sum{}, mcptool.Errorf("the sum overflows") // Fuzz finds it: both at the published maximum
 	}, mcptool.TaskRequired())
 	_ = reg.Add("fails", func(ctx context.Context) (string, error) {
 		return "", mcptool.Errorf("no luck")
