@@ -23,7 +23,7 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	if err != nil {
 		return err
 	}
-	t.describe(fn)
+	r.describe(t, fn)
 	plan, depth := t.plan, t.pol.maxDepth
 	decode := func(args []byte) (In, error) {
 		var in In

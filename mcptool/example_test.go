@@ -506,7 +506,7 @@ func ExamplePlanCache() {
 func ExampleLogger() {
 	var logs bytes.Buffer
 	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.NewJSONHandler(&logs, nil))))
-	_ = reg.Add("fragile", func() (string, error) { panic("database handle is nil") })
+	_ = reg.Add("fragile", func() (string, error) { panic("database handle is nil") }, mcptool.Description("Reads the database."))
 
 	// The model sees only a reference...
 	res, _ := reg.Call(context.Background(), "fragile", nil)

@@ -29,6 +29,7 @@ type SharedOption interface {
 type toolConfig struct {
 	description    string
 	descSuffix     string
+	noDescription  bool
 	ann            annotations.Tool // hints and policies the options give; they win over the tag
 	keepDefs       *bool
 	dialect        *bool
@@ -38,17 +39,18 @@ type toolConfig struct {
 }
 
 type registryConfig struct {
-	keepDefs     bool
-	dialect      bool
-	logger       *slog.Logger
-	stateKey     []byte
-	defaults     annotations.Policy // the policy options given to the registry
-	middleware   []Middleware
-	exposeErrors bool
-	audit        *slog.Logger
-	auditArgs    bool
-	cache        *mcpreflect.Cache
-	tasks        TaskSettings
+	keepDefs      bool
+	dialect       bool
+	logger        *slog.Logger
+	stateKey      []byte
+	defaults      annotations.Policy // the policy options given to the registry
+	middleware    []Middleware
+	exposeErrors  bool
+	noDescription bool
+	audit         *slog.Logger
+	auditArgs     bool
+	cache         *mcpreflect.Cache
+	tasks         TaskSettings
 }
 
 type toolOption func(*toolConfig)
@@ -72,6 +74,18 @@ func (o sharedOption) applyRegistry(c *registryConfig) { o.reg(c) }
 // give every tool one.
 func Description(text string) Option {
 	return toolOption(func(c *toolConfig) { c.description = text })
+}
+
+// NoDescription says a tool has no description on purpose: registering a
+// tool that ends up with none (no [Description], no doc comment from
+// cmd/mcpgen, no [AppendDescription]) logs a warning through the registry's
+// [Logger] otherwise, since models choose tools by their descriptions. On a
+// registry it is the default for every tool.
+func NoDescription() SharedOption {
+	return sharedOption{
+		tool: func(c *toolConfig) { c.noDescription = true },
+		reg:  func(c *registryConfig) { c.noDescription = true },
+	}
 }
 
 // AppendDescription adds text to the end of the tool's description, whether

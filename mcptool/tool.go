@@ -40,8 +40,10 @@ type tool struct {
 	task  taskSpec
 	// descSuffix is added to the description once it is known.
 	descSuffix string
-	invoke     Handler // decode, call, marshal
-	handler    Handler // invoke inside the policies and middleware
+	// undescribedOK silences the warning about a tool without a description.
+	undescribedOK bool
+	invoke        Handler // decode, call, marshal
+	handler       Handler // invoke inside the policies and middleware
 }
 
 // newTool resolves the options and schemas shared by both registration paths.
@@ -87,7 +89,8 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if output.Structured() && !cfg.noOutputSchema {
 		def.OutputSchema = output.SchemaJSON
 	}
-	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix}, nil
+	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
+		undescribedOK: cfg.noDescription || r.cfg.noDescription}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.
@@ -100,7 +103,7 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	if err != nil {
 		return nil, err
 	}
-	t.describe(fn)
+	r.describe(t, fn)
 	plan, depth := t.plan, t.pol.maxDepth
 	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
 		in := reflect.New(plan.Type)
@@ -117,12 +120,18 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 }
 
 // describe completes the tool's description: fn's doc comment (from
-// generated data) when no option gave one, then the appended text.
-func (t *tool) describe(fn any) {
+// generated data) when no option gave one, then the appended text. A tool
+// left without any is logged as a warning, unless [NoDescription] says so.
+func (r *Registry) describe(t *tool, fn any) {
 	if t.def.Description == "" {
 		t.def.Description = mcpreflect.FuncDoc(fn)
 	}
 	t.def.Description = joinDescription(t.def.Description, t.descSuffix)
+	if t.def.Description == "" && !t.undescribedOK {
+		r.cfg.logger.Warn("mcptool: tool has no description; models choose tools by their descriptions: "+
+			"give it a doc comment (cmd/mcpgen), mcptool.Description, or mcptool.NoDescription to silence this",
+			"tool", t.name)
+	}
 }
 
 // result turns the function's value into a result.

@@ -1,8 +1,10 @@
 package example
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"reflect"
 	"testing"
 
@@ -93,4 +95,16 @@ func TestAppendDescription(t *testing.T) {
 	require.NoError(t, reg.Add("other", FindEvents, mcptool.Description("Find."), mcptool.AppendDescription(" More.")))
 	other, _ := reg.Tool("other")
 	assert.Equal(t, "Find. More.", other.Description)
+}
+
+// Tools described by their doc comments (generated data) are not warned
+// about; the warning is for tools with no description at all.
+func TestNoWarningWithDocComments(t *testing.T) {
+	var buf bytes.Buffer
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.NewTextHandler(&buf, nil))))
+	require.NoError(t, reg.Add("find_events", FindEvents))
+	require.NoError(t, reg.AddMethods(&Calendar{}, mcptool.Exclude("Helper")))
+	assert.Empty(t, buf.String())
+	require.NoError(t, reg.Add("undocumented", func(context.Context, struct{}) (string, error) { return "", nil }))
+	assert.Contains(t, buf.String(), "tool=undocumented")
 }
