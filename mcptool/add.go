@@ -4,8 +4,6 @@ import (
 	"context"
 	"reflect"
 	"unsafe"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Add registers fn as the tool name, like [Registry.Add], with the function's
@@ -37,16 +35,9 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 			return v.Convert(inT).Interface().(In), err
 		}
 	}
-	t.invoke = func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		in, err := decode(call.Arguments)
-		if err != nil {
-			return argumentsResult(ctx, name, err)
-		}
+	bind(t, bound[In]{decode: decode, fn: func(ctx context.Context, in In) (any, error) {
 		out, err := fn(ctx, in)
-		if err != nil {
-			return callError(ctx, err)
-		}
-		return t.result(out)
-	}
+		return out, err
+	}})
 	return r.insert(t)
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Audit writes one record per tool call to l: the tool, the session, the
@@ -20,23 +19,20 @@ func Audit(l *slog.Logger, withArguments bool) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.audit, c.auditArgs = l, withArguments })
 }
 
-func (r *Registry) auditCall(ctx context.Context, cs *callState, call *Call, start time.Time, res *mcp.CallToolResult, err error) {
-	cs.mu.Lock()
-	outcome := cs.outcome
-	cs.mu.Unlock()
+func (r *Registry) auditCall(ctx context.Context, cs *callState, args json.RawMessage, start time.Time, o outcome) {
 	session := ""
 	if cs.peer != nil {
 		session = cs.peer.SessionID()
 	}
 	attrs := []slog.Attr{
-		slog.String("tool", call.Name),
+		slog.String("tool", cs.tool.name),
 		slog.String("session", session),
 		slog.Duration("duration", time.Since(start)),
-		slog.String("outcome", outcome),
-		slog.Int("arg_bytes", len(call.Arguments)),
+		slog.String("outcome", o.word()),
+		slog.Int("arg_bytes", len(args)),
 	}
 	if r.cfg.auditArgs {
-		attrs = append(attrs, slog.Any("arguments", redact(cs.tool.plan.Schema, call.Arguments)))
+		attrs = append(attrs, slog.Any("arguments", redact(cs.tool.plan.Schema, args)))
 	}
 	r.cfg.audit.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", attrs...)
 }

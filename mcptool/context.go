@@ -26,15 +26,6 @@ type callState struct {
 
 	answers map[string]json.RawMessage // input answers: replayed from requestState, plus this round's
 	pending mcp.InputRequestMap        // input this run asked for and has no answer to
-	outcome string                     // how the call ended, for the audit log
-}
-
-func (cs *callState) setOutcome(o string) {
-	cs.mu.Lock()
-	if cs.outcome == "" {
-		cs.outcome = o
-	}
-	cs.mu.Unlock()
 }
 
 type callStateKey struct{}

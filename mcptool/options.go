@@ -50,6 +50,7 @@ type registryConfig struct {
 	audit         *slog.Logger
 	auditArgs     bool
 	cache         *mcpreflect.Cache
+	limiter       Limiter
 	tasks         TaskSettings
 }
 

@@ -4,7 +4,6 @@ package mcptool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 
@@ -32,44 +31,6 @@ type Peer interface {
 	// *mcp.CreateMessageWithToolsResult or *mcp.ListRootsResult. It returns
 	// an error wrapping [ErrInputUnsupported] when the client cannot answer.
 	Ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error)
-}
-
-// Invoke calls the named tool on behalf of a transport adapter: like
-// [Registry.Call], with peer as the client end for the context helpers.
-//
-// On a 2026-07-28 request input is not asked of the client with requests of
-// its own but with input-required results. A peer that has the method
-//
-//	CallRequest() *mcp.CallToolRequest
-//
-// and returns the call in go-sdk's form for such a request (its _meta with
-// protocol version and client capabilities, its inputResponses and
-// requestState; nil for a 2025-era call) gets the go-sdk server's behaviour:
-// [Ask] returns the answers of earlier rounds, and a call still waiting for
-// answers returns a result with InputRequests and a sealed RequestState for
-// the adapter to send. [Request] returns that request during the call.
-func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
-	t, ok := r.lookup(name)
-	if !ok {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
-	}
-	cs := &callState{reg: r, tool: t, peer: peer}
-	call := &Call{Name: name, Arguments: args}
-	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
-		if req := rp.CallRequest(); req != nil {
-			var err error
-			if cs, err = r.newCallState(t, req); err != nil {
-				return nil, err
-			}
-			cs.peer = peer
-			call.Request = req
-		}
-	}
-	res, err := r.run(withCallState(ctx, cs), cs, call)
-	if pending := cs.pendingRequests(); pending != nil && cs.req != nil {
-		return r.inputRequired(cs, pending)
-	}
-	return res, err
 }
 
 // Watch calls fn after every change of the registry's tools (Add, Remove)

@@ -2,10 +2,9 @@ package mcptool
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"runtime/debug"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,206 +136,104 @@ func resolvePolicy(p annotations.Policy, middleware []Middleware) policy {
 	}
 }
 
-// chain composes the tool's handler: registry middleware, tool middleware,
-// then the built-in policies around the tool itself.
+// chain composes the tool's middleware: the registry's outermost, in
+// order, then the tool's, around the call path. It is nil when there is no
+// middleware: the path runs directly.
 func (r *Registry) chain(t *tool) Handler {
-	h := t.invoke
-	p := t.pol
-	if p.timeout > 0 {
-		h = timeoutStage(p.timeout, h)
+	mw := slices.Concat(r.cfg.middleware, t.pol.middleware)
+	if len(mw) == 0 {
+		return nil
 	}
-	if p.confirm {
-		h = confirmStage(t, h)
-	}
-	if p.concurrency > 0 {
-		h = concurrencyStage(p.concurrency, h)
-	}
-	if p.sessionRate > 0 {
-		h = sessionRateStage(p.sessionRate, p.sessionBurst, h)
-	}
-	if p.rate > 0 {
-		h = rateStage(rate.NewLimiter(p.rate, p.burst), h)
-	}
-	h = sizeStage(p.maxArgBytes, h)
-	for i := len(p.middleware) - 1; i >= 0; i-- {
-		h = p.middleware[i](h)
-	}
-	for i := len(r.cfg.middleware) - 1; i >= 0; i-- {
-		h = r.cfg.middleware[i](h)
+	h := t.inner
+	for i := len(mw) - 1; i >= 0; i-- {
+		h = mw[i](h)
 	}
 	return h
 }
 
-// refuse reports a policy refusal: an isError result the model reads.
-func refuse(ctx context.Context, outcome, msg string) (*mcp.CallToolResult, error) {
-	if cs := stateFrom(ctx); cs != nil {
-		cs.setOutcome(outcome)
-	}
-	return ErrorResult(msg), nil
+// Limiter keeps the rate limits and concurrency caps of a registry's tools,
+// by key: "tool/NAME" for a tool's rate limit and concurrency cap,
+// "tool/NAME/session/ID" for its per-session rate limit (on stateless HTTP
+// "tool/NAME/principal/USER", for an authenticated user). The default keeps
+// them in process (golang.org/x/time/rate and a semaphore per key); an
+// implementation on shared storage makes them hold across replicas. An
+// error fails the call with an internal error (logged, never shown).
+type Limiter interface {
+	// Allow takes one call from the rate limit key (perSecond calls per
+	// second, in bursts of up to burst). When none is left it returns false
+	// and how long until one is.
+	Allow(ctx context.Context, key string, perSecond float64, burst int) (ok bool, retryAfter time.Duration, err error)
+	// Acquire takes one of the n slots of key, or returns false when all
+	// are taken. release gives the slot back.
+	Acquire(ctx context.Context, key string, n int) (release func(), ok bool, err error)
 }
 
-func sizeStage(limit int, next Handler) Handler {
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		if len(call.Arguments) > limit {
-			return refuse(ctx, "invalid_arguments", fmt.Sprintf("invalid arguments: they are %d bytes, more than the %d allowed", len(call.Arguments), limit))
-		}
-		return next(ctx, call)
-	}
+// Limits sets where the registry keeps its tools' rate limits and
+// concurrency caps. The default (and Limits(nil)) keeps them in this
+// process; adapters/redis has one that holds across replicas.
+func Limits(l Limiter) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.limiter = l })
 }
 
-func rateStage(l *rate.Limiter, next Handler) Handler {
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		if !l.Allow() {
-			return refuse(ctx, "rate_limited", fmt.Sprintf("rate limit exceeded for tool %s: retry in %s", call.Name, retryIn(l)))
-		}
-		return next(ctx, call)
-	}
+// localLimiter is the in-process [Limiter].
+type localLimiter struct {
+	buckets sync.Map // key → *rate.Limiter
+	slots   sync.Map // key → *semaphore
+	ops     atomic.Uint32
 }
 
-func retryIn(l *rate.Limiter) time.Duration {
-	r := l.Reserve()
+func (l *localLimiter) Allow(_ context.Context, key string, perSecond float64, burst int) (bool, time.Duration, error) {
+	v, ok := l.buckets.Load(key)
+	if !ok {
+		v, _ = l.buckets.LoadOrStore(key, rate.NewLimiter(rate.Limit(perSecond), burst))
+	}
+	b := v.(*rate.Limiter)
+	if b.Limit() != rate.Limit(perSecond) || b.Burst() != burst { // the tool was registered again
+		b.SetLimit(rate.Limit(perSecond))
+		b.SetBurst(burst)
+	}
+	// Now and then drop buckets that are full again: their sessions are
+	// idle or gone, and a fresh bucket behaves the same.
+	if l.ops.Add(1)%1024 == 0 {
+		l.buckets.Range(func(k, v any) bool {
+			if bl := v.(*rate.Limiter); k != key && bl.Tokens() >= float64(bl.Burst()) {
+				l.buckets.CompareAndDelete(k, v)
+			}
+			return true
+		})
+	}
+	if b.Allow() {
+		return true, 0, nil
+	}
+	r := b.Reserve()
 	d := r.Delay()
 	r.Cancel()
-	if d < time.Millisecond {
-		d = time.Millisecond
+	return false, d, nil
+}
+
+func (l *localLimiter) Acquire(_ context.Context, key string, n int) (func(), bool, error) {
+	v, ok := l.slots.Load(key)
+	if !ok || cap(v.(*semaphore).ch) != n {
+		s := &semaphore{ch: make(chan struct{}, n)}
+		s.release = func() { <-s.ch }
+		if ok {
+			l.slots.CompareAndSwap(key, v, s) // the tool was registered again
+		} else {
+			l.slots.LoadOrStore(key, s)
+		}
+		v, _ = l.slots.Load(key)
 	}
-	return d.Round(time.Millisecond)
-}
-
-// sessionLimiters keeps one limiter per live session.
-type sessionLimiters struct {
-	mu  sync.Mutex
-	m   map[string]*rate.Limiter
-	r   rate.Limit
-	b   int
-	ops int
-}
-
-func sessionRateStage(r rate.Limit, burst int, next Handler) Handler {
-	sl := &sessionLimiters{m: map[string]*rate.Limiter{}, r: r, b: burst}
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		var id string
-		if cs := stateFrom(ctx); cs != nil && cs.peer != nil {
-			id = cs.peer.SessionID()
-		}
-		if id == "" {
-			// No session (direct call, or stateless HTTP): per-tool limits only.
-			return next(ctx, call)
-		}
-		if l := sl.get(id); !l.Allow() {
-			return refuse(ctx, "rate_limited", fmt.Sprintf("rate limit exceeded for tool %s in this session: retry in %s", call.Name, retryIn(l)))
-		}
-		return next(ctx, call)
+	s := v.(*semaphore)
+	select {
+	case s.ch <- struct{}{}:
+		return s.release, true, nil
+	default:
+		return nil, false, nil
 	}
 }
 
-func (sl *sessionLimiters) get(ss string) *rate.Limiter {
-	sl.mu.Lock()
-	defer sl.mu.Unlock()
-	l, ok := sl.m[ss]
-	if !ok {
-		l = rate.NewLimiter(sl.r, sl.b)
-		sl.m[ss] = l
-	}
-	// Now and then drop limiters that are full again: their sessions are
-	// idle or gone, and a fresh limiter behaves the same.
-	if sl.ops++; sl.ops%1024 == 0 {
-		for k, v := range sl.m {
-			if v.Tokens() >= float64(sl.b) && k != ss {
-				delete(sl.m, k)
-			}
-		}
-	}
-	return l
-}
-
-func concurrencyStage(n int, next Handler) Handler {
-	sem := make(chan struct{}, n)
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		select {
-		case sem <- struct{}{}:
-			defer func() { <-sem }()
-			return next(ctx, call)
-		default:
-			return refuse(ctx, "busy", fmt.Sprintf("tool %s is already running %d calls: retry in a moment", call.Name, n))
-		}
-	}
-}
-
-// panicErr carries a panic out of a goroutine the timeout stage started.
-type panicErr struct {
-	v     any
-	stack []byte
-}
-
-func (p panicErr) Error() string { return fmt.Sprintf("panic: %v", p.v) }
-
-func timeoutStage(d time.Duration, next Handler) Handler {
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		tctx, cancel := context.WithTimeout(ctx, d)
-		defer cancel()
-		type out struct {
-			res *mcp.CallToolResult
-			err error
-		}
-		ch := make(chan out, 1)
-		go func() {
-			defer func() {
-				if p := recover(); p != nil {
-					ch <- out{nil, panicErr{p, debug.Stack()}}
-				}
-			}()
-			res, err := next(tctx, call)
-			ch <- out{res, err}
-		}()
-		select {
-		case o := <-ch:
-			return o.res, o.err
-		case <-tctx.Done():
-			if ctx.Err() != nil {
-				return refuse(ctx, "cancelled", "the call was cancelled")
-			}
-			return refuse(ctx, "timeout", fmt.Sprintf("tool %s timed out after %s", call.Name, d))
-		}
-	}
-}
-
-// confirmKey is the input request key of the confirmation question.
-const confirmKey = "mcpgen.confirm"
-
-func confirmStage(t *tool, next Handler) Handler {
-	label := t.def.Title
-	if label == "" {
-		label = t.name
-	}
-	return func(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-		args := string(call.Arguments)
-		if args == "" {
-			args = "{}"
-		}
-		if len(args) > 500 {
-			args = args[:500] + "…"
-		}
-		res, err := Elicit(ctx, confirmKey, &mcp.ElicitParams{
-			Message: fmt.Sprintf("Allow %q to run? It may change or delete data. Arguments: %s", label, args),
-			RequestedSchema: map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"confirm": map[string]any{"type": "boolean", "title": "Run " + label, "description": "Check to let the tool run."},
-				},
-				"required": []string{"confirm"},
-			},
-		})
-		switch {
-		case errors.Is(err, ErrInputRequired):
-			return nil, err
-		case errors.Is(err, ErrInputUnsupported):
-			return refuse(ctx, "declined", fmt.Sprintf("tool %s needs the user's confirmation before it runs, and this client cannot ask the user (no elicitation support); nothing was done", call.Name))
-		case err != nil:
-			return nil, internalErr{err}
-		case res.Action != "accept" || res.Content["confirm"] != true:
-			return refuse(ctx, "declined", fmt.Sprintf("the user did not confirm (%s); %s was not run", res.Action, call.Name))
-		}
-		return next(ctx, call)
-	}
+// semaphore is n slots; release gives one back.
+type semaphore struct {
+	ch      chan struct{}
+	release func()
 }

@@ -297,6 +297,46 @@ func TestConfirm(t *testing.T) {
 	assert.False(t, ran)
 }
 
+// The user is asked to confirm only a call whose arguments are valid: an
+// invalid call to a confirm tool is refused with its violations, and nobody
+// is asked.
+func TestConfirmOnlyValidCalls(t *testing.T) {
+	type wipeArgs struct {
+		_    struct{} `mcp:"destructive,confirm"`
+		Path string   `json:"path" validate:"required,min=2"`
+	}
+	for _, v := range eras {
+		t.Run(eraName(v), func(t *testing.T) {
+			reg := mcptool.NewRegistry()
+			var ran, asked atomic.Int32
+			require.NoError(t, reg.Add("wipe", func(_ context.Context, in wipeArgs) (string, error) {
+				ran.Add(1)
+				return "wiped " + in.Path, nil
+			}))
+			cs := connect(t, inMemory, reg, v, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked.Add(1)
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+				},
+			}, nil)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wipe", Arguments: map[string]any{"path": "a", "force": true}})
+			require.NoError(t, err)
+			require.True(t, res.IsError)
+			assert.Contains(t, textOf(res), "path")
+			assert.Contains(t, textOf(res), "force")
+			assert.EqualValues(t, 0, asked.Load(), "an invalid call must not be put to the user")
+			assert.EqualValues(t, 0, ran.Load())
+
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "wipe", Arguments: map[string]any{"path": "ab"}})
+			require.NoError(t, err)
+			require.False(t, res.IsError, textOf(res))
+			assert.Equal(t, "wiped ab", textOf(res))
+			assert.EqualValues(t, 1, asked.Load())
+			assert.EqualValues(t, 1, ran.Load())
+		})
+	}
+}
+
 func TestPolicyDefinitionErrors(t *testing.T) {
 	type badTimeout struct {
 		_ struct{} `mcp:"timeout=soon"`

@@ -1,9 +1,7 @@
 package mcptool
 
 import (
-	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -83,6 +81,9 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	}
 	if r.cfg.logger == nil {
 		r.cfg.logger = slog.Default()
+	}
+	if r.cfg.limiter == nil {
+		r.cfg.limiter = &localLimiter{}
 	}
 	if len(r.cfg.stateKey) != 32 {
 		if r.cfg.stateKey != nil {
@@ -209,17 +210,3 @@ func (r *Registry) Tool(name string) (*mcp.Tool, bool) {
 
 // Len returns the number of registered tools.
 func (r *Registry) Len() int { return int(r.count.Load()) }
-
-// Call calls the named tool with raw JSON arguments (nil or empty means
-// none). The error is non-nil only for protocol errors: an unknown tool
-// ([CodeUnknownTool]) or arguments that are not JSON
-// ([CodeMalformedArguments]). Invalid arguments, errors returned by the
-// tool, and panics are results with IsError set.
-func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	t, ok := r.lookup(name)
-	if !ok {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
-	}
-	cs := &callState{reg: r, tool: t}
-	return r.run(withCallState(ctx, cs), cs, &Call{Name: name, Arguments: args})
-}

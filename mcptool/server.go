@@ -3,13 +3,10 @@
 package mcptool
 
 import (
-	"context"
-	"errors"
 	"runtime"
 	"sync"
 	"weak"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -110,43 +107,4 @@ func (m *mount) reconcile() {
 			m.served[t.name] = t
 		}
 	}
-}
-
-// toolHandler adapts a registry tool to go-sdk's low-level handler. It never
-// returns (nil, nil), and it never lets a panic reach go-sdk.
-func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		cs, err := r.newCallState(t, req)
-		if err != nil {
-			return nil, err
-		}
-		if run := runFrom(ctx); run != nil {
-			cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
-		}
-		ctx = withCallState(ctx, cs)
-		res, err := r.run(ctx, cs, &Call{Name: t.name, Arguments: req.Params.Arguments, Request: req})
-		if pending := cs.pendingRequests(); pending != nil {
-			return r.inputRequired(cs, pending)
-		}
-		if err != nil {
-			var e *Error
-			if errors.As(err, &e) {
-				return nil, e.JSONRPC()
-			}
-			return nil, err
-		}
-		if res == nil {
-			res = &mcp.CallToolResult{Content: []mcp.Content{}}
-		}
-		return res, nil
-	}
-}
-
-// protocolError reports whether a tool's error is meant as a JSON-RPC error.
-func protocolError(err error) (*jsonrpc.Error, bool) {
-	var je *jsonrpc.Error
-	if errors.As(err, &je) {
-		return je, true
-	}
-	return nil, false
 }

@@ -9,14 +9,6 @@ import (
 // fuzzKnown are the demo tools whose fuzzing finds breaches of the
 // contract that are being fixed elsewhere; remove a tool once its fix lands.
 var fuzzKnown = map[string]string{
-	// Issue 13: confirmation and rate limits run before the arguments are
-	// checked, so an invalid call gets their answer instead of its
-	// violations.
-	"delete_file":         "confirm runs before the argument check (issue 13)",
-	"delete_page":         "confirm runs before the argument check (issue 13)",
-	"get_weather":         "the rate limit runs before the argument check (issue 13)",
-	"github_create_issue": "the rate limit runs before the argument check (issue 13)",
-	"web_search":          "the rate limit runs before the argument check (issue 13)",
 	// Keeps the contract (with mcptest.Tasks, as below), but its valid
 	// documents ask for up to 5,000,000 rows each: 40 s of fuzzing.
 	"generate_csv": "slow: every valid document writes a CSV of up to 5,000,000 rows",

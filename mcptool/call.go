@@ -1,0 +1,492 @@
+package mcptool
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
+)
+
+// The call path. Every tools/call runs the same functions, in this order:
+//
+//	transport   Registry.Call, Registry.Invoke (adapters), Registry.toolHandler (go-sdk)
+//	run         audit record, panic recovery, middleware ([Use]), pending input
+//	bound.call  size → decode (defaults, validate) → confirm → limits (rate,
+//	            session rate, concurrency) → invoke (timeout) → marshal
+//
+// and ends in one outcome, which each transport maps to its wire once.
+
+// Call is one call of a tool, as the handler chain sees it.
+type Call struct {
+	// Name is the tool's name.
+	Name string
+	// Arguments are the raw JSON arguments (nil when none were sent).
+	Arguments json.RawMessage
+	// Request is the MCP request, when the call came through an MCP server
+	// (nil for direct calls of [Registry.Call]).
+	Request *mcp.CallToolRequest
+
+	out *outcome // where the innermost handler leaves the outcome
+}
+
+// Call calls the named tool with raw JSON arguments (nil or empty means
+// none). The error is non-nil only for protocol errors: an unknown tool
+// ([CodeUnknownTool]) or arguments that are not JSON
+// ([CodeMalformedArguments]). Invalid arguments, errors returned by the
+// tool, and panics are results with IsError set.
+func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	return r.Invoke(ctx, name, args, nil)
+}
+
+// Invoke calls the named tool on behalf of a transport adapter: like
+// [Registry.Call], with peer as the client end for the context helpers.
+//
+// On a 2026-07-28 request input is not asked of the client with requests of
+// its own but with input-required results. A peer that has the method
+//
+//	CallRequest() *mcp.CallToolRequest
+//
+// and returns the call in go-sdk's form for such a request (its _meta with
+// protocol version and client capabilities, its inputResponses and
+// requestState; nil for a 2025-era call) gets the go-sdk server's behaviour:
+// [Ask] returns the answers of earlier rounds, and a call still waiting for
+// answers returns a result with InputRequests and a sealed RequestState for
+// the adapter to send. [Request] returns that request during the call.
+func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
+	t, ok := r.lookup(name)
+	if !ok {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
+	}
+	cs := &callState{reg: r, tool: t, peer: peer}
+	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
+		if req := rp.CallRequest(); req != nil {
+			var err error
+			if cs, err = r.newCallState(t, req); err != nil {
+				return nil, err
+			}
+			cs.peer = peer
+		}
+	}
+	return r.respond(cs, r.run(ctx, cs, args))
+}
+
+// toolHandler serves a registry tool on go-sdk's low-level handler. It
+// never returns (nil, nil), and it never lets a panic reach go-sdk.
+func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		cs, err := r.newCallState(t, req)
+		if err != nil {
+			return nil, err
+		}
+		if run := runFrom(ctx); run != nil { // the call may become a task (task.go)
+			cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
+		}
+		res, err := r.respond(cs, r.run(ctx, cs, req.Params.Arguments))
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return nil, e.JSONRPC()
+		}
+		return res, err
+	}
+}
+
+// respond maps an outcome to what a transport sends: a result or a protocol
+// error; for a call on a 2026-07-28 request still waiting for input, a
+// result with the input requests and the sealed requestState.
+func (r *Registry) respond(cs *callState, o outcome) (*mcp.CallToolResult, error) {
+	if o.kind == outInputRequired && cs.req != nil {
+		return r.inputRequired(cs, o.pending)
+	}
+	return o.result()
+}
+
+// run calls a tool through its middleware and writes the audit record. It
+// turns panics and internal errors into isError results that carry only a
+// reference ID (the details go to the registry's logger).
+func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage) (o outcome) {
+	t := cs.tool
+	ctx = withCallState(ctx, cs)
+	var start time.Time
+	if r.cfg.audit != nil {
+		start = time.Now()
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			o = outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: debug.Stack()}
+		}
+		// A call that asked for input the client has not given yet waits
+		// for it, whatever the tool made of the error.
+		if pending := cs.pendingRequests(); pending != nil {
+			o = outcome{kind: outInputRequired, pending: pending}
+		} else if o.kind == outInputRequired {
+			o = outcome{kind: outInternal, err: fmt.Errorf("%w, but the tool asked for nothing", ErrInputRequired)}
+		}
+		if o.kind == outInternal {
+			o.res = r.internal(ctx, t.name, o.err, o.stack)
+		}
+		if r.cfg.audit != nil {
+			r.auditCall(ctx, cs, args, start, o)
+		}
+	}()
+	if t.handler == nil {
+		return t.call(ctx, cs, args)
+	}
+	var inner outcome
+	res, err := t.handler(ctx, &Call{Name: t.name, Arguments: args, Request: cs.req, out: &inner})
+	return fromHandler(inner, res, err)
+}
+
+// bound is a tool's function bound to its argument type: the only part of
+// the path that differs between [Registry.Add] (In is a reflect.Value made
+// from the plan) and [Add] (In is the argument type itself).
+type bound[In any] struct {
+	decode func(args []byte) (In, error)
+	fn     func(ctx context.Context, in In) (any, error)
+}
+
+// call runs one call of t, in the order below; the first step that ends the
+// call says how.
+func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage) outcome {
+	t := cs.tool
+	p := &t.pol
+	// 1. Size: before anything reads the arguments.
+	if len(args) > p.maxArgBytes {
+		return outcome{kind: outInvalidArguments, res: ErrorResult(fmt.Sprintf("invalid arguments: they are %d bytes, more than the %d allowed", len(args), p.maxArgBytes))}
+	}
+	// 2. Decode: JSON to In, defaults filled in, every constraint checked.
+	in, err := b.decode(args)
+	if err != nil {
+		return argumentsOutcome(t.name, err)
+	}
+	// 3. Confirm: only a valid call is put to the user.
+	if p.confirm {
+		if o, ok := confirm(ctx, t, args); !ok {
+			return o
+		}
+	}
+	// 4. Limits: rate, per-session rate, concurrency.
+	release, o, ok := t.admit(ctx, cs)
+	if !ok {
+		return o
+	}
+	if release != nil {
+		defer release()
+	}
+	// 5. Invoke, within the timeout; 6. marshal.
+	if p.timeout <= 0 {
+		v, err := b.fn(ctx, in)
+		return t.finish(ctx, cs, v, err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: debug.Stack()}
+			}
+		}()
+		v, err := b.fn(tctx, in)
+		ch <- t.finish(tctx, cs, v, err)
+	}()
+	select {
+	case o := <-ch:
+		return o
+	case <-tctx.Done():
+		if ctx.Err() != nil {
+			return refused("cancelled", "the call was cancelled")
+		}
+		return refused("timeout", fmt.Sprintf("tool %s timed out after %s", t.name, p.timeout))
+	}
+}
+
+// argumentsOutcome turns a decode error into an isError result, or a
+// protocol error for malformed JSON.
+func argumentsOutcome(name string, err error) outcome {
+	var se *mcpreflect.SyntaxError
+	if errors.As(err, &se) {
+		return outcome{kind: outProtocol, err: &Error{Code: CodeMalformedArguments, Tool: name, Err: err}}
+	}
+	return outcome{kind: outInvalidArguments, res: ErrorResult(err.Error())}
+}
+
+// confirmKey is the input request key of the confirmation question.
+const confirmKey = "mcpgen.confirm"
+
+// confirm asks the user whether the call may run; ok is true when they said
+// yes. Otherwise o says why not.
+func confirm(ctx context.Context, t *tool, args json.RawMessage) (o outcome, ok bool) {
+	label := t.def.Title
+	if label == "" {
+		label = t.name
+	}
+	shown := string(args)
+	if shown == "" {
+		shown = "{}"
+	}
+	if len(shown) > 500 {
+		shown = shown[:500] + "…"
+	}
+	res, err := Elicit(ctx, confirmKey, &mcp.ElicitParams{
+		Message: fmt.Sprintf("Allow %q to run? It may change or delete data. Arguments: %s", label, shown),
+		RequestedSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"confirm": map[string]any{"type": "boolean", "title": "Run " + label, "description": "Check to let the tool run."},
+			},
+			"required": []string{"confirm"},
+		},
+	})
+	switch {
+	case errors.Is(err, ErrInputRequired):
+		return outcome{kind: outInputRequired}, false
+	case errors.Is(err, ErrInputUnsupported):
+		return refused("declined", fmt.Sprintf("tool %s needs the user's confirmation before it runs, and this client cannot ask the user (no elicitation support); nothing was done", t.name)), false
+	case err != nil:
+		return outcome{kind: outInternal, err: err}, false
+	case res.Action != "accept" || res.Content["confirm"] != true:
+		return refused("declined", fmt.Sprintf("the user did not confirm (%s); %s was not run", res.Action, t.name)), false
+	}
+	return outcome{}, true
+}
+
+// admit checks the tool's limits. When the call may run, release (nil when
+// the tool has no concurrency cap) gives its slot back; when not, o says why.
+func (t *tool) admit(ctx context.Context, cs *callState) (release func(), o outcome, ok bool) {
+	p, lim := &t.pol, cs.reg.cfg.limiter
+	if p.rate > 0 {
+		ok, retry, err := lim.Allow(ctx, t.rateKey, float64(p.rate), p.burst)
+		if err != nil {
+			return nil, outcome{kind: outInternal, err: fmt.Errorf("rate limit: %w", err)}, false
+		}
+		if !ok {
+			return nil, refused("rate_limited", fmt.Sprintf("rate limit exceeded for tool %s: retry in %s", t.name, retryIn(retry))), false
+		}
+	}
+	if p.sessionRate > 0 {
+		// Without a session or a principal (direct calls, anonymous
+		// stateless HTTP) the per-tool limits alone apply.
+		if key := sessionKey(t, cs); key != "" {
+			ok, retry, err := lim.Allow(ctx, key, float64(p.sessionRate), p.sessionBurst)
+			if err != nil {
+				return nil, outcome{kind: outInternal, err: fmt.Errorf("session rate limit: %w", err)}, false
+			}
+			if !ok {
+				return nil, refused("rate_limited", fmt.Sprintf("rate limit exceeded for tool %s in this session: retry in %s", t.name, retryIn(retry))), false
+			}
+		}
+	}
+	if p.concurrency > 0 {
+		release, ok, err := lim.Acquire(ctx, t.rateKey, p.concurrency)
+		if err != nil {
+			return nil, outcome{kind: outInternal, err: fmt.Errorf("concurrency cap: %w", err)}, false
+		}
+		if !ok {
+			return nil, refused("busy", fmt.Sprintf("tool %s is already running %d calls: retry in a moment", t.name, p.concurrency)), false
+		}
+		return release, outcome{}, true
+	}
+	return nil, outcome{}, true
+}
+
+// sessionKey is the key of the call's per-session rate limit: by its
+// session, or, on stateless HTTP, by the authenticated principal.
+func sessionKey(t *tool, cs *callState) string {
+	if cs.peer != nil {
+		if id := cs.peer.SessionID(); id != "" {
+			return t.rateKey + "/session/" + id
+		}
+	}
+	if req := cs.req; req != nil && req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
+		return t.rateKey + "/principal/" + req.Extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// retryIn rounds a limiter's wait for the model to read.
+func retryIn(d time.Duration) time.Duration {
+	return max(d, time.Millisecond).Round(time.Millisecond)
+}
+
+// finish turns what the tool's function returned into the outcome: its
+// value marshaled as the result, or its error classified. A *jsonrpc.Error
+// stays a protocol error; an error meant for the model (see [UserError]) is
+// an isError result with its text; anything else is an internal error,
+// masked unless the registry exposes errors.
+func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outcome {
+	if err == nil {
+		res, err := t.marshal(v)
+		if err != nil {
+			return outcome{kind: outInternal, err: err}
+		}
+		return outcome{kind: outOK, res: res}
+	}
+	if je, ok := protocolError(err); ok {
+		return outcome{kind: outProtocol, err: je}
+	}
+	if errors.Is(err, ErrInputRequired) {
+		return outcome{kind: outInputRequired}
+	}
+	if IsUserError(err) || cs.reg.cfg.exposeErrors {
+		return outcome{kind: outToolError, res: ErrorResult(err.Error())}
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return refused("cancelled", "the call was cancelled before the tool finished")
+	}
+	return outcome{kind: outInternal, err: err}
+}
+
+// marshal turns the function's value into its result.
+func (t *tool) marshal(v any) (*mcp.CallToolResult, error) {
+	if t.noOut {
+		return t.out.TextResult(v)
+	}
+	return t.out.Result(v)
+}
+
+// outcome is how one call ended: exactly one of the kinds below.
+type outcome struct {
+	kind    outcomeKind
+	reason  string              // outRefused: the policy, for the audit log
+	res     *mcp.CallToolResult // the result, with IsError set for every kind but outOK
+	err     error               // outProtocol: the error; outInternal: the cause, logged
+	stack   []byte              // outInternal: where a panic happened
+	pending mcp.InputRequestMap // outInputRequired: what the client must answer
+}
+
+type outcomeKind uint8
+
+const (
+	outOK               outcomeKind = iota // the tool's result
+	outToolError                           // the tool returned an error meant for the model
+	outInvalidArguments                    // the arguments break the schema or the size limit
+	outRefused                             // a policy refused the call (reason says which)
+	outInputRequired                       // the tool waits for the client's answers
+	outInternal                            // a failure the model must not see
+	outProtocol                            // a JSON-RPC error
+)
+
+func refused(reason, msg string) outcome {
+	return outcome{kind: outRefused, reason: reason, res: ErrorResult(msg)}
+}
+
+// word names the outcome in the audit log.
+func (o outcome) word() string {
+	switch o.kind {
+	case outOK:
+		return "ok"
+	case outToolError:
+		return "tool_error"
+	case outInvalidArguments:
+		return "invalid_arguments"
+	case outRefused:
+		return o.reason
+	case outInputRequired:
+		return "input_required"
+	case outInternal:
+		return "internal_error"
+	}
+	return "protocol_error"
+}
+
+// result maps the outcome to a result or a protocol error: for
+// [Registry.Call], adapters, and the middleware chain.
+func (o outcome) result() (*mcp.CallToolResult, error) {
+	switch o.kind {
+	case outProtocol:
+		return nil, o.err
+	case outInputRequired:
+		if o.pending == nil { // inside the middleware chain
+			return nil, ErrInputRequired
+		}
+		return ErrorResult("waiting for input"), nil
+	case outInternal:
+		if o.res == nil { // inside the middleware chain
+			return nil, internalErr{o.err, o.stack}
+		}
+	}
+	if o.res == nil {
+		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+	}
+	return o.res, nil
+}
+
+// handler is the innermost handler of a tool's middleware chain: the path,
+// with its outcome left in the call for run.
+func (b bound[In]) handler(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
+	o := b.call(ctx, stateFrom(ctx), call.Arguments)
+	if call.out != nil {
+		*call.out = o
+	}
+	return o.result()
+}
+
+// fromHandler reads the outcome of a call through middleware: inner, the
+// path's own, when the middleware passed its result on; otherwise what the
+// middleware returned.
+func fromHandler(inner outcome, res *mcp.CallToolResult, err error) outcome {
+	var ie internalErr
+	switch {
+	case errors.As(err, &ie):
+		return outcome{kind: outInternal, err: ie.err, stack: ie.stack}
+	case errors.Is(err, ErrInputRequired):
+		return outcome{kind: outInputRequired}
+	case err != nil:
+		return outcome{kind: outProtocol, err: err}
+	case res != nil && res == inner.res:
+		return inner
+	case res != nil && res.IsError:
+		return outcome{kind: outToolError, res: res}
+	}
+	return outcome{kind: outOK, res: res}
+}
+
+// internalErr carries an internal error through middleware: the model must
+// not see it.
+type internalErr struct {
+	err   error
+	stack []byte
+}
+
+func (e internalErr) Error() string { return e.err.Error() }
+func (e internalErr) Unwrap() error { return e.err }
+
+// internal logs an internal error under a new reference and returns the
+// result the model sees.
+func (r *Registry) internal(ctx context.Context, name string, err error, stack []byte) *mcp.CallToolResult {
+	ref := newRef()
+	attrs := []any{"tool", name, "ref", ref, "err", err}
+	if stack != nil {
+		attrs = append(attrs, "stack", string(stack))
+	}
+	r.cfg.logger.ErrorContext(ctx, "mcptool: internal error", attrs...)
+	return ErrorResult("internal error (ref " + ref + ")")
+}
+
+func newRef() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ErrorResult returns a result with IsError set and msg as its text.
+func ErrorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// protocolError reports whether a tool's error is meant as a JSON-RPC error.
+func protocolError(err error) (*jsonrpc.Error, bool) {
+	var je *jsonrpc.Error
+	if errors.As(err, &je) {
+		return je, true
+	}
+	return nil, false
+}
