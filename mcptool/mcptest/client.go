@@ -33,6 +33,7 @@ type Conn struct {
 	Session *mcp.ClientSession
 
 	t        testing.TB
+	cfg      *config
 	timeout  time.Duration
 	level    mcp.LoggingLevel
 	modern   bool
@@ -60,14 +61,18 @@ func connect(t testing.TB, reg *mcptool.Registry, cfg *config) *Conn {
 	if cfg.leaks {
 		leakOpts = append(leakOpts, goleak.IgnoreCurrent())
 	}
-	c := &Conn{t: t, timeout: cfg.timeout, level: cfg.logLevel}
+	c := &Conn{t: t, cfg: cfg, timeout: cfg.timeout, level: cfg.logLevel}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "1"}, c.clientOptions(cfg))
 	if len(cfg.roots) > 0 {
 		client.AddRoots(cfg.roots...)
 	}
 	if cfg.tasks {
 		c.tasks = true
-		if err := mcp.AddSendingCustomMethod[*taskGetParams, *taskState](client, "tasks/get"); err != nil {
+		err := mcp.AddSendingCustomMethod[*taskGetParams, *taskState](client, "tasks/get")
+		if err == nil {
+			err = mcp.AddSendingCustomMethod[*taskUpdateParams, *taskAck](client, "tasks/update")
+		}
+		if err != nil {
 			t.Fatalf("mcptest: %v", err)
 			return c
 		}

@@ -33,7 +33,7 @@ type Plan struct {
 
 // planRegistry has a tool that uses every client feature: elicitation,
 // sampling, roots, progress and logs.
-func planRegistry() *mcptool.Registry {
+func planRegistry(opts ...mcptool.Option) *mcptool.Registry {
 	reg := mcptool.NewRegistry()
 	_ = mcptool.Add(reg, "plan", func(ctx context.Context, in PlanArgs) (Plan, error) {
 		mcptool.Progress(ctx, 1, 2, "asking")
@@ -53,7 +53,7 @@ func planRegistry() *mcptool.Registry {
 			Tip:   mcptool.SampleText(out["tip"].(*mcp.CreateMessageWithToolsResult)),
 			Roots: len(out["roots"].(*mcp.ListRootsResult).Roots),
 		}, nil
-	})
+	}, opts...)
 	return reg
 }
 
@@ -283,5 +283,29 @@ func TestTasks(t *testing.T) {
 	r.finish()
 	if !strings.Contains(r.failures(), "calling slow_sum") {
 		t.Errorf("a task-only tool called without the extension: %q", r.failures())
+	}
+}
+
+// TestTaskInput runs the plan tool as a task: its questions (elicitation,
+// sampling, roots in one round) are answered through tasks/update by the
+// client's functions.
+func TestTaskInput(t *testing.T) {
+	var asked []string
+	c := mcptest.Client(t, planRegistry(mcptool.TaskRequired()), mcptest.Tasks(),
+		mcptest.Elicit(func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, r.Params.Message)
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}),
+		mcptest.Sample(func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "m", Content: mcptool.Text("walk")}, nil
+		}),
+		mcptest.Roots(&mcp.Root{URI: "file:///a"}))
+	var p Plan
+	c.Call("plan", map[string]any{"city": "Porto"}).Decode(&p)
+	if want := (Plan{City: "Porto", Ok: true, Tip: "walk", Roots: 1}); p != want {
+		t.Errorf("plan as a task: %+v, want %+v", p, want)
+	}
+	if len(asked) != 1 || asked[0] != "Plan a trip to Porto?" {
+		t.Errorf("asked: %q", asked)
 	}
 }

@@ -27,8 +27,19 @@ type taskState struct {
 	Status        string              `json:"status"`
 	StatusMessage string              `json:"statusMessage,omitempty"`
 	PollInterval  int                 `json:"pollIntervalMs,omitempty"`
+	InputRequests mcp.InputRequestMap `json:"inputRequests,omitempty"`
 	Result        *mcp.CallToolResult `json:"result,omitempty"`
 	Error         json.RawMessage     `json:"error,omitempty"`
+}
+
+type taskUpdateParams struct {
+	mcp.ParamsBase
+	TaskID         string               `json:"taskId"`
+	InputResponses mcp.InputResponseMap `json:"inputResponses"`
+}
+
+type taskAck struct {
+	mcp.ResultBase
 }
 
 // relatedTaskKey is the _meta key of the task a tools/call answer stands for.
@@ -37,8 +48,8 @@ const relatedTaskKey = "io.modelcontextprotocol/related-task"
 // Tasks makes the client declare the tasks extension: a tool that runs as a
 // task (mcptool.Task, mcptool.TaskRequired) answers tools/call with a task,
 // and [Conn.Call] polls tasks/get until the task ends and returns its
-// result. A task that asks for input fails the call (answering it through
-// tasks/update is not supported yet).
+// result. A task that asks for input is answered through tasks/update by
+// the functions of [Elicit], [Sample] and [Roots].
 func Tasks() Option { return func(c *config) { c.tasks = true } }
 
 // declareTasks adds the extension to the client's capabilities, keeping the
@@ -86,7 +97,12 @@ func (c *Conn) await(ctx context.Context, id string) (*mcp.CallToolResult, error
 		case "cancelled":
 			return nil, fmt.Errorf("task %s was cancelled: %s", id, task.StatusMessage)
 		case "input_required":
-			return nil, fmt.Errorf("task %s asks for input, which mcptest does not answer for tasks yet", id)
+			if len(task.InputRequests) > 0 {
+				if err := c.answer(ctx, id, task.InputRequests); err != nil {
+					return nil, err
+				}
+				continue
+			}
 		}
 		wait := 20 * time.Millisecond
 		if task.PollInterval > 0 {
@@ -98,4 +114,64 @@ func (c *Conn) await(ctx context.Context, id string) (*mcp.CallToolResult, error
 		case <-time.After(wait):
 		}
 	}
+}
+
+// answer answers a task's input requests with the test's functions and
+// sends the answers with tasks/update.
+func (c *Conn) answer(ctx context.Context, id string, requests mcp.InputRequestMap) error {
+	answers := mcp.InputResponseMap{}
+	for key, req := range requests {
+		var (
+			resp mcp.InputResponse
+			err  error
+		)
+		switch p := req.(type) {
+		case *mcp.ElicitParams:
+			elicit := c.cfg.elicit
+			if elicit == nil {
+				elicit = c.cfg.copts.ElicitationHandler
+			}
+			if elicit == nil {
+				return fmt.Errorf("task %s asks for elicitation (%q): give the client Elicit", id, p.Message)
+			}
+			resp, err = elicit(ctx, &mcp.ElicitRequest{Session: c.Session, Params: p})
+		case *mcp.CreateMessageWithToolsParams:
+			resp, err = c.sampleTask(ctx, p)
+		case *mcp.ListRootsParams:
+			resp = &mcp.ListRootsResult{Roots: c.cfg.roots}
+		default:
+			err = fmt.Errorf("an input request of type %T", req)
+		}
+		if err != nil {
+			return fmt.Errorf("task %s: answering %s: %w", id, key, err)
+		}
+		answers[key] = resp
+	}
+	_, err := mcp.CallCustomMethod[*taskUpdateParams, *taskAck](ctx, c.Session, "tasks/update",
+		&taskUpdateParams{TaskID: id, InputResponses: answers})
+	if err != nil {
+		return fmt.Errorf("tasks/update %s: %w", id, err)
+	}
+	return nil
+}
+
+// sampleTask answers a task's sampling request with the function of Sample,
+// which takes the request without tools.
+func (c *Conn) sampleTask(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (mcp.InputResponse, error) {
+	sample := c.cfg.sample
+	if sample == nil {
+		sample = c.cfg.copts.CreateMessageHandler
+	}
+	if sample == nil {
+		return nil, fmt.Errorf("the task asks for sampling: give the client Sample")
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	var base mcp.CreateMessageParams
+	if err := json.Unmarshal(raw, &base); err != nil {
+		return nil, fmt.Errorf("a sampling request Sample cannot take: %w", err)
+	}
+	return sample(ctx, &mcp.CreateMessageRequest{Session: c.Session, Params: &base})
 }
