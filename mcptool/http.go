@@ -1,14 +1,20 @@
 package mcptool
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"os"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	syncsem "golang.org/x/sync/semaphore"
 )
 
 // HTTPOptions configure [NewHTTPHandler]. The zero value serves both protocol
@@ -33,6 +39,26 @@ type HTTPOptions struct {
 	// a dropped stream with Last-Event-ID. Default: in memory. Replicas use
 	// a shared one (adapters/redis).
 	EventStore mcp.EventStore
+	// MaxSessions caps the 2025-era sessions kept at once. Opening one more
+	// closes the session idle longest: its calls in flight are cancelled and
+	// its client gets 404 and initializes again. Default 1024; negative
+	// means no cap.
+	MaxSessions int
+	// MaxBodyBytesInFlight bounds the request body bytes being served at
+	// once, across all requests. A body is counted from before it is read
+	// until its request is answered (a body of unknown length counts as
+	// MaxRequestBodyBytes; one of at most 64 KiB with a Content-Length is
+	// not counted, so small calls never queue behind large ones). A request
+	// that does not fit waits up to BodyReadTimeout, then gets 503 with
+	// Retry-After. Default 8 × MaxRequestBodyBytes (32 MiB; 32 MiB too when
+	// bodies are unbounded); negative means no bound.
+	MaxBodyBytesInFlight int64
+	// BodyReadTimeout bounds how long a request body may take to arrive;
+	// a slower one gets 408. It is enforced with the connection's read
+	// deadline (http.ResponseController), so the http.Server needs no
+	// ReadTimeout, which would also end long calls and streams. Default 30
+	// seconds; negative means none.
+	BodyReadTimeout time.Duration
 }
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -42,6 +68,15 @@ type HTTPOptions struct {
 // whose Host is not loopback are refused when the server listens on
 // loopback (DNS-rebinding protection), and cross-origin browser requests are
 // refused unless their origin is trusted.
+//
+// The handler bounds what a client can hold: each body must arrive within
+// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight,
+// and the 2025-era sessions within MaxSessions. A call's context is
+// cancelled when its client goes away: when the HTTP request carrying it
+// ends early (the connection dropped) or its session is deleted or evicted.
+// The http.Server serving it should set ReadHeaderTimeout and IdleTimeout,
+// but no ReadTimeout or WriteTimeout shorter than the longest call (they
+// would cut calls and event streams short); see the README's Serving section.
 func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	var o HTTPOptions
 	if opts != nil {
@@ -53,33 +88,41 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		o.SessionTimeout = 0
 	}
 	if o.MaxRequestBodyBytes == 0 {
-		o.MaxRequestBodyBytes = 4 << 20
+		o.MaxRequestBodyBytes = mcp.DefaultMaxRequestBodyBytes
 	}
 	if o.EventStore == nil {
 		o.EventStore = mcp.NewMemoryEventStore(nil)
 	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = 1024
+	}
+	if o.MaxBodyBytesInFlight == 0 {
+		o.MaxBodyBytesInFlight = 8 * o.MaxRequestBodyBytes
+		if o.MaxRequestBodyBytes < 0 {
+			o.MaxBodyBytesInFlight = 8 * mcp.DefaultMaxRequestBodyBytes
+		}
+	}
+	if o.BodyReadTimeout == 0 {
+		o.BodyReadTimeout = 30 * time.Second
+	}
 	get := func(*http.Request) *mcp.Server { return srv }
-	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+	h := &httpHandler{o: o, sessions: map[string]*sessionUse{}}
+	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       o.Logger,
 		MaxRequestBodyBytes:          o.MaxRequestBodyBytes,
 		PropagateRequestCancellation: true,
 	})
-	var h http.Handler = stateless
 	if !o.Stateless {
-		stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			Logger:              o.Logger,
 			SessionTimeout:      o.SessionTimeout,
 			MaxRequestBodyBytes: o.MaxRequestBodyBytes,
 			EventStore:          o.EventStore,
 		})
-		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if statelessWire(r, o.MaxRequestBodyBytes) {
-				stateless.ServeHTTP(w, r)
-				return
-			}
-			stateful.ServeHTTP(w, r)
-		})
+	}
+	if o.MaxBodyBytesInFlight > 0 {
+		h.bodies = syncsem.NewWeighted(o.MaxBodyBytesInFlight)
 	}
 	cop := http.NewCrossOriginProtection()
 	for _, origin := range o.TrustedOrigins {
@@ -90,35 +133,224 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	return cop.Handler(h)
 }
 
+// uncountedBody is the largest body (with a Content-Length) that
+// MaxBodyBytesInFlight does not count.
+const uncountedBody = 64 << 10
+
+// httpHandler is the handler of [NewHTTPHandler]: it reads each body once,
+// routes the request to go-sdk's stateless or stateful handler, and keeps
+// track of the 2025-era sessions and the calls in flight on them, so it can
+// cancel calls whose client went away and evict idle sessions. It talks to
+// go-sdk's handlers only through HTTP: to cancel a call it sends the
+// session the notifications/cancelled its client would have sent, and to
+// evict a session it deletes it.
+type httpHandler struct {
+	o         HTTPOptions
+	stateless http.Handler
+	stateful  http.Handler // nil when o.Stateless
+	bodies    *syncsem.Weighted
+
+	mu       sync.Mutex
+	sessions map[string]*sessionUse // by Mcp-Session-Id
+}
+
+// sessionUse is what the handler knows of one 2025-era session.
+type sessionUse struct {
+	last   time.Time      // when its latest request started or ended
+	active int            // its requests being served
+	calls  map[string]int // the JSON ids of its calls in flight, with their count
+	req    *http.Request  // a request of the session's, to address it with
+	evict  bool           // being evicted
+}
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var env envelope
+	if r.Method == http.MethodPost {
+		release, ok := h.admit(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+		body, ok := h.readBody(w, r)
+		if !ok {
+			return
+		}
+		env = parseEnvelope(body)
+		r.Body = &bodyReader{b: body}
+		r.ContentLength = int64(len(body))
+	}
+	if h.stateful == nil || statelessWire(r, env) {
+		h.stateless.ServeHTTP(w, r)
+		return
+	}
+	id := r.Header.Get("Mcp-Session-Id")
+	switch {
+	case id == "":
+		h.stateful.ServeHTTP(w, r)
+		// go-sdk keeps the session of an initialize that succeeded.
+		if id := w.Header().Get("Mcp-Session-Id"); id != "" && env.method == "initialize" {
+			h.opened(id, r)
+		}
+	case r.Method == http.MethodDelete:
+		h.mu.Lock()
+		var calls []string
+		if s := h.sessions[id]; s != nil {
+			calls = slices.Collect(maps.Keys(s.calls))
+		}
+		h.mu.Unlock()
+		// Cancel first: go-sdk closes a session only once its calls are done.
+		// r's own context, so go-sdk checks that its user owns the session.
+		h.cancelCalls(r, id, calls)
+		sw := &statusWriter{ResponseWriter: w}
+		h.stateful.ServeHTTP(sw, r)
+		if sw.code == http.StatusNoContent || sw.code == http.StatusNotFound {
+			h.mu.Lock()
+			delete(h.sessions, id)
+			h.mu.Unlock()
+		}
+	default:
+		h.serveSession(w, r, id, env.calls)
+	}
+}
+
+// admit counts r's body against MaxBodyBytesInFlight, waiting up to
+// BodyReadTimeout for room. It answers r itself when it returns false.
+func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	if r.ContentLength > h.o.MaxRequestBodyBytes && h.o.MaxRequestBodyBytes > 0 {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	n := r.ContentLength
+	if h.bodies == nil || n >= 0 && n <= uncountedBody {
+		return func() {}, true
+	}
+	if n < 0 {
+		n = h.o.MaxRequestBodyBytes
+	}
+	if n <= 0 || n > h.o.MaxBodyBytesInFlight {
+		n = h.o.MaxBodyBytesInFlight // a body never waits for more room than there is
+	}
+	ctx := r.Context()
+	if h.o.BodyReadTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.o.BodyReadTimeout)
+		defer cancel()
+	}
+	if err := h.bodies.Acquire(ctx, n); err != nil {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "server busy: too many request bodies in flight", http.StatusServiceUnavailable)
+		return nil, false
+	}
+	return func() { h.bodies.Release(n) }, true
+}
+
+// readBody reads r's body once, within BodyReadTimeout and
+// MaxRequestBodyBytes. It answers r itself when it returns false.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	var clear func()
+	if h.o.BodyReadTimeout > 0 {
+		rc := http.NewResponseController(w)
+		if rc.SetReadDeadline(time.Now().Add(h.o.BodyReadTimeout)) == nil {
+			clear = func() { _ = rc.SetReadDeadline(time.Time{}) }
+		}
+	}
+	rd := io.Reader(r.Body)
+	if h.o.MaxRequestBodyBytes > 0 {
+		rd = http.MaxBytesReader(w, r.Body, h.o.MaxRequestBodyBytes)
+	}
+	var body []byte
+	var err error
+	if r.ContentLength >= 0 {
+		// Exactly one allocation of the announced size.
+		body = make([]byte, r.ContentLength)
+		_, err = io.ReadFull(rd, body)
+	} else {
+		body, err = io.ReadAll(rd)
+	}
+	if err != nil {
+		// The connection is not reused, and the deadline stays: net/http
+		// would otherwise read the rest of the body first.
+		w.Header().Set("Connection", "close")
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			http.Error(w, "request body not received in time", http.StatusRequestTimeout)
+		default:
+			http.Error(w, "reading the request body failed", http.StatusBadRequest)
+		}
+		return nil, false
+	}
+	if clear != nil {
+		clear()
+	}
+	return body, true
+}
+
+// bodyReader hands a body already read to go-sdk, and lets it go once read.
+type bodyReader struct{ b []byte }
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *bodyReader) Close() error { r.b = nil; return nil }
+
+// envelope is what the handler reads of a POST body: the ids of its calls,
+// and whether it belongs to the 2026-07-28 wire.
+type envelope struct {
+	calls  []string // JSON ids
+	method string   // of a single message
+	meta   bool     // a single message with per-request protocol metadata
+}
+
+func parseEnvelope(body []byte) envelope {
+	type message struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	var env envelope
+	var msgs []message
+	var one message
+	if json.Unmarshal(body, &one) == nil {
+		msgs = []message{one}
+		_, env.meta = one.Params.Meta[mcp.MetaKeyProtocolVersion]
+		env.method = one.Method
+	} else if json.Unmarshal(body, &msgs) != nil {
+		return env
+	}
+	for _, m := range msgs {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			env.calls = append(env.calls, string(m.ID))
+		}
+	}
+	return env
+}
+
 // statelessWire reports whether r belongs to the 2026-07-28 stateless wire:
 // its protocol version header says so, or, without one, its body carries
 // per-request protocol metadata.
-func statelessWire(r *http.Request, limit int64) bool {
+func statelessWire(r *http.Request, env envelope) bool {
 	if r.Header.Get("Mcp-Session-Id") != "" {
 		return false
 	}
 	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
 		return v >= modernVersion || !isKnownVersion(v)
 	}
-	if r.Method != http.MethodPost {
+	if r.Method != http.MethodPost || env.method == "initialize" {
 		return false
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	if err != nil {
-		return false
-	}
-	var msg struct {
-		Method string `json:"method"`
-		Params struct {
-			Meta map[string]any `json:"_meta"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method == "initialize" {
-		return false
-	}
-	_, has := msg.Params.Meta[mcp.MetaKeyProtocolVersion]
-	return has || msg.Method == "server/discover"
+	return env.meta || env.method == "server/discover"
 }
 
 func isKnownVersion(v string) bool {
@@ -129,3 +361,174 @@ func isKnownVersion(v string) bool {
 	}
 	return false
 }
+
+// serveSession serves a request of session id, and cancels the calls it
+// carried if its client went away before they were answered.
+func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls []string) {
+	h.mu.Lock()
+	s := h.sessions[id]
+	if s != nil {
+		s.active++
+		s.last = time.Now()
+		s.req = r
+		for _, c := range calls {
+			s.calls[c]++
+		}
+	}
+	h.mu.Unlock()
+	h.stateful.ServeHTTP(w, r)
+	if s == nil {
+		return
+	}
+	h.mu.Lock()
+	s.active--
+	s.last = time.Now()
+	for _, c := range calls {
+		if s.calls[c]--; s.calls[c] <= 0 {
+			delete(s.calls, c)
+		}
+	}
+	h.mu.Unlock()
+	if r.Context().Err() != nil && len(calls) > 0 {
+		// The client went away before its calls were answered: cancel the
+		// ones still running (the others ignore the notification).
+		h.cancelCalls(r, id, calls)
+	}
+}
+
+// opened registers a new session, and evicts the one idle longest when there
+// are more than MaxSessions.
+func (h *httpHandler) opened(id string, r *http.Request) {
+	h.mu.Lock()
+	now := time.Now()
+	if t := h.o.SessionTimeout; t > 0 {
+		for sid, s := range h.sessions {
+			if s.active == 0 && !s.evict && now.Sub(s.last) > t {
+				delete(h.sessions, sid) // go-sdk closed it
+			}
+		}
+	}
+	h.sessions[id] = &sessionUse{last: now, calls: map[string]int{}, req: r}
+	var victims []*sessionUse
+	var ids []string
+	if h.o.MaxSessions > 0 {
+		for len(h.sessions)-h.evicting() > h.o.MaxSessions {
+			v := h.idlest()
+			h.sessions[v].evict = true
+			victims, ids = append(victims, h.sessions[v]), append(ids, v)
+		}
+	}
+	h.mu.Unlock()
+	for i, v := range victims {
+		go h.evict(ids[i], v)
+	}
+}
+
+// evicting counts the sessions being evicted; h.mu is held.
+func (h *httpHandler) evicting() int {
+	n := 0
+	for _, s := range h.sessions {
+		if s.evict {
+			n++
+		}
+	}
+	return n
+}
+
+// idlest returns the session to evict: one with no request being served
+// if there is one, and of those the one whose last request is oldest.
+// h.mu is held.
+func (h *httpHandler) idlest() string {
+	var best string
+	var bs *sessionUse
+	for id, s := range h.sessions {
+		if s.evict {
+			continue
+		}
+		if bs == nil || (s.active == 0) != (bs.active == 0) && s.active == 0 ||
+			(s.active == 0) == (bs.active == 0) && s.last.Before(bs.last) {
+			best, bs = id, s
+		}
+	}
+	return best
+}
+
+// evict cancels the calls in flight on session id, deletes it, and forgets
+// it.
+func (h *httpHandler) evict(id string, s *sessionUse) {
+	h.mu.Lock()
+	calls := slices.Collect(maps.Keys(s.calls))
+	r := s.req
+	h.mu.Unlock()
+	h.cancelCalls(r, id, calls)
+	h.stateful.ServeHTTP(discard{}, internalRequest(r, http.MethodDelete, id, nil))
+	h.mu.Lock()
+	delete(h.sessions, id)
+	h.mu.Unlock()
+}
+
+// cancelCalls sends session id the notifications/cancelled its client
+// would send for calls, through the stateful handler, with r's context
+// values (its user) and addressing.
+func (h *httpHandler) cancelCalls(r *http.Request, id string, calls []string) {
+	for _, c := range calls {
+		body, err := json.Marshal(map[string]any{
+			"jsonrpc": "2.0",
+			"method":  "notifications/cancelled",
+			"params":  map[string]any{"requestId": json.RawMessage(c), "reason": "the client went away"},
+		})
+		if err != nil {
+			continue
+		}
+		h.stateful.ServeHTTP(discard{}, internalRequest(r, http.MethodPost, id, body))
+	}
+}
+
+// internalRequest builds a request of session id from r's context values,
+// host and protocol version.
+func internalRequest(r *http.Request, method, id string, body []byte) *http.Request {
+	var rd io.Reader = http.NoBody
+	if body != nil {
+		rd = &bodyReader{b: body}
+	}
+	req, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), method, r.URL.String(), rd)
+	req.Host = r.Host
+	req.RemoteAddr = r.RemoteAddr
+	req.ContentLength = int64(len(body))
+	req.Header.Set("Mcp-Session-Id", id)
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		req.Header.Set("Mcp-Protocol-Version", v)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	return req
+}
+
+// statusWriter records the status code of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// discard is a ResponseWriter for the handler's own requests.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}
