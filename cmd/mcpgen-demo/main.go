@@ -27,7 +27,8 @@ type config struct {
 	httpAddr  string
 	stateless bool
 	toolset   string
-	redisURL  string // shared state of replicas; "" keeps it in process
+	redisURL  string        // shared state of replicas; "" keeps it in process
+	bodyWait  time.Duration // with -http: how long a request body may take to arrive
 
 	// The demo toolset's settings. Zero values mean the defaults (see
 	// withDefaults), except githubToken and searchURL, which have none.
@@ -112,6 +113,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	confirm := true
 	fs.StringVar(&cfg.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (endpoint /mcp) instead of stdio; a bare port listens on localhost")
 	fs.BoolVar(&cfg.stateless, "stateless", false, "with -http: serve every request statelessly (the 2026-07-28 mode), no sessions")
+	fs.DurationVar(&cfg.bodyWait, "body-timeout", 30*time.Second, "with -http: how long a request body may take to arrive (a slower one gets 408)")
 	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
@@ -262,7 +264,7 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		return err
 	}
 	mux := http.NewServeMux()
-	hopts := &mcptool.HTTPOptions{Stateless: cfg.stateless, Logger: logger}
+	hopts := &mcptool.HTTPOptions{Stateless: cfg.stateless, Logger: logger, BodyReadTimeout: cfg.bodyWait}
 	if a.cluster != nil {
 		hopts = a.cluster.HTTPOptions(*hopts)
 	}
@@ -274,7 +276,16 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		w.Header().Set("Content-Type", "text/plain")
 		_, _ = io.WriteString(w, "ok\n")
 	})
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Headers must arrive within 10 s and an idle keep-alive connection is
+	// closed after 2 minutes; the handler bounds body reads itself
+	// (-body-timeout). No ReadTimeout or WriteTimeout: they would cut long
+	// calls and event streams short.
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
 	logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", cfg.stateless, "toolset", cfg.toolset, "redis", a.cluster != nil)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
