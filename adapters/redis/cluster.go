@@ -132,7 +132,8 @@ func (c *Cluster) closeClient() {
 // Client returns the Redis client.
 func (c *Cluster) Client() redis.UniversalClient { return c.rdb }
 
-// Limiter returns the cluster-wide rate limits and concurrency caps.
+// Limiter returns the cluster-wide rate limits and concurrency caps
+// (mcptool.Limits).
 func (c *Cluster) Limiter() *Limiter { return c.limiter }
 
 // EventStore returns the store of 2025-era stream events.
@@ -145,12 +146,13 @@ func (c *Cluster) TaskStore() *TaskStore { return c.tasks }
 func (c *Cluster) StateKey() []byte { return c.stateKey }
 
 // RegistryOptions returns the registry options that make a registry's
-// promises hold cluster-wide: its limits in Redis and the shared
-// requestState key, its tasks in Redis. Append your own options after
+// promises hold cluster-wide: its rate limits and concurrency caps, the
+// shared requestState key, its tasks. Append your own options after
 // them; to set other task settings, pass mcptool.Tasks with Store set to
 // [Cluster.TaskStore].
 func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 	return []mcptool.RegistryOption{
+		mcptool.Limits(c.limiter),
 		mcptool.StateKey(c.stateKey),
 		mcptool.Tasks(mcptool.TaskSettings{Store: c.tasks}),
 	}

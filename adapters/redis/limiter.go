@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/mcpgen/mcpgen/mcptool"
 )
 
 // Limiter keeps a registry's rate limits and concurrency caps in Redis, so
@@ -41,6 +43,8 @@ type Limiter struct {
 	stop   chan struct{}
 	done   chan struct{}
 }
+
+var _ mcptool.Limiter = (*Limiter)(nil)
 
 func newLimiter(rdb redis.UniversalClient, prefix string, ttl time.Duration) *Limiter {
 	var b [8]byte

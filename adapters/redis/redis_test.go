@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	mcpredis "github.com/mcpgen/mcpgen/adapters/redis"
 )
 
@@ -91,4 +93,14 @@ func TestMain(m *testing.M) {
 		os.Unsetenv(mcpredis.EnvStateKeyFile)
 	}
 	os.Exit(m.Run())
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	if res == nil || len(res.Content) == 0 {
+		return ""
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
 }

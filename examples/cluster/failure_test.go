@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,7 +22,7 @@ type loadResult struct {
 	firstErr                         atomic.Value
 }
 
-func runLoad(t *testing.T, c *cluster, n int, tool string, perCall time.Duration, after *atomic.Bool, stop <-chan struct{}) (*loadResult, func()) {
+func runLoad(t *testing.T, c *cluster, n int, tool string, args map[string]any, perCall time.Duration, after *atomic.Bool, stop <-chan struct{}) (*loadResult, func()) {
 	r := &loadResult{}
 	var wg sync.WaitGroup
 	for range n {
@@ -38,7 +39,7 @@ func runLoad(t *testing.T, c *cluster, n int, tool string, perCall time.Duration
 				counted := after.Load()
 				ctx, cancel := context.WithTimeout(context.Background(), perCall)
 				start := time.Now()
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 				cancel()
 				if d := time.Since(start); d.Nanoseconds() > r.maxLatency.Load() {
 					r.maxLatency.Store(d.Nanoseconds())
@@ -74,7 +75,7 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 
 	var after atomic.Bool
 	stop := make(chan struct{})
-	r, wait := runLoad(t, c, 8, "test_simple_text", 10*time.Second, &after, stop)
+	r, wait := runLoad(t, c, 8, "test_simple_text", nil, 10*time.Second, &after, stop)
 	time.Sleep(500 * time.Millisecond)
 	c.kill(victim)
 	time.Sleep(2 * time.Second) // two failed checks 500 ms apart, and margin
@@ -101,30 +102,40 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	}
 }
 
-// f. Redis restarted under load: no call hangs or crashes a replica; once
-// Redis is back, everything works without restarting a replica.
+// f. Redis restarted under load: calls that need Redis (a rate-limited
+// tool, a 2025-era session's stream) fail fast with a clear error, none
+// hangs or crashes a replica; once Redis is back, everything works without
+// restarting a replica.
 func TestRedisRestartedUnderLoad(t *testing.T) {
-	c := startCluster(t, "conformance")
+	c := startCluster(t, "demo", "-github-url", "http://127.0.0.1:1")
 	var after atomic.Bool
 	stop := make(chan struct{})
-	r, wait := runLoad(t, c, 4, "test_simple_text", 10*time.Second, &after, stop)
+	r, wait := runLoad(t, c, 4, "calculate_sum", map[string]any{"a": 1, "b": 2}, 10*time.Second, &after, stop)
+	limited := c.connect(t, "", nil, nil)
+	issue := &mcp.CallToolParams{Name: "github_create_issue", Arguments: map[string]any{"repo": "octocat/hello-world", "title": "t"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	time.Sleep(300 * time.Millisecond)
 	c.stopRedis()
-	// A 2025-era session needs Redis (its stream events): while Redis is
-	// away, its calls fail, fast.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+
+	// The rate-limited tool cannot check its limit: an isError result
+	// (an internal error with a reference; the replica logs the cause).
 	start := time.Now()
+	res, err := limited.CallTool(ctx, issue)
+	if err != nil || !res.IsError || !strings.Contains(text(res), "internal error") {
+		t.Errorf("a rate-limited call with Redis down: %v %q; want an isError internal error", err, text(res))
+	}
+	// A 2025-era session needs Redis for its stream events.
 	func() {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
 			&mcp.StreamableClientTransport{Endpoint: c.url()}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err == nil {
-			_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"})
+			_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}})
 			_ = cs.Close()
 		}
 	}()
 	if d := time.Since(start); d > 8*time.Second {
-		t.Errorf("a 2025-era session with Redis down took %v: it should fail fast", d)
+		t.Errorf("calls that need Redis took %v with Redis down: they should fail fast", d)
 	}
 	time.Sleep(time.Second)
 	c.startRedis()
@@ -145,12 +156,18 @@ func TestRedisRestartedUnderLoad(t *testing.T) {
 			t.Fatalf("replica %d exited", i+1)
 		}
 	}
-	// Every replica serves 2025-era sessions again (their stream events go
-	// to Redis).
+	// The rate-limited tool works again on every replica, and so do new
+	// 2025-era sessions.
+	for range 3 {
+		res, err := limited.CallTool(ctx, issue)
+		if err != nil || strings.Contains(text(res), "internal error") || strings.Contains(text(res), "rate limit") {
+			t.Fatalf("a rate-limited call after Redis came back: %v %q", err, text(res))
+		}
+	}
 	sb := &servedBy{}
 	for range 6 {
 		cs := c.connect(t, "2025-11-25", sb, nil)
-		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"}); err != nil || res.IsError {
+		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}}); err != nil || res.IsError {
 			t.Fatalf("2025-era call after Redis came back: %v", err)
 		}
 	}
