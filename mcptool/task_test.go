@@ -551,3 +551,66 @@ func TestTaskConfirm(t *testing.T) {
 	}
 	assert.EqualValues(t, 1, ran.Load(), "the tool ran only when confirmed")
 }
+
+// A 2025-11-25 session whose client declares the extension at initialize
+// gets the same tasks: the capability is read from the session.
+func TestTaskLegacySession(t *testing.T) {
+	reg, release := taskRegistry(t)
+	close(release)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Extensions: map[string]any{mcptool.TasksExtension: map[string]any{}}},
+	})
+	require.NoError(t, mcp.AddSendingCustomMethod[*legacyTaskParams, *legacyTaskState](client, "tasks/get"))
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer cs.Close()
+	require.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
+	assert.Contains(t, cs.InitializeResult().Capabilities.Extensions, mcptool.TasksExtension)
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 1}})
+	require.NoError(t, err)
+	related, _ := res.Meta["io.modelcontextprotocol/related-task"].(map[string]any)
+	id, _ := related["taskId"].(string)
+	require.NotEmpty(t, id, "a task was created: %+v", res)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		task, err := mcp.CallCustomMethod[*legacyTaskParams, *legacyTaskState](ctx, cs, "tasks/get", &legacyTaskParams{TaskID: id})
+		require.NoError(t, err)
+		if task.Status == "completed" {
+			assert.Equal(t, "done in 1 steps", task.Result.Content[0].(*mcp.TextContent).Text)
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "status %s", task.Status)
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	// A session that did not declare it gets ordinary calls.
+	plain := mcp.NewClient(&mcp.Implementation{Name: "plain", Version: "1"}, nil)
+	st2, ct2 := mcp.NewInMemoryTransports()
+	ss2, err := srv.Connect(ctx, st2, nil)
+	require.NoError(t, err)
+	defer ss2.Close()
+	cs2, err := plain.Connect(ctx, ct2, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer cs2.Close()
+	res, err = cs2.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 1}})
+	require.NoError(t, err)
+	assert.Equal(t, "done in 1 steps", res.Content[0].(*mcp.TextContent).Text)
+}
+
+type legacyTaskParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+type legacyTaskState struct {
+	mcp.ResultBase
+	Status string              `json:"status"`
+	Result *mcp.CallToolResult `json:"result,omitempty"`
+}
