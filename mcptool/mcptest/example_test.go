@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,19 +252,28 @@ func ExampleCommand() {
 // errors, internal errors, calls without an answer) fail the test; tool
 // errors, such as a concurrency cap's refusals, are counted.
 func ExampleConn_Load() {
+	var mu sync.Mutex
+	inFlight, most, ran := 0, 0, 0
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("slow", func(ctx context.Context) (string, error) {
+		mu.Lock()
+		inFlight, ran = inFlight+1, ran+1
+		most = max(most, inFlight)
+		mu.Unlock()
 		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
 		return "ok", nil
-	}, mcptool.MaxConcurrency(4))
+	}, mcptool.MaxConcurrency(4), mcptool.Description("Takes its time."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg)
 	rep := c.Load(10, 10*time.Second, func(int) (string, any) { return "slow", nil })
-	fmt.Printf("%d calls, %d failed, %d refused by the cap, p50 under 10s: %v\n",
-		rep.Calls, rep.Failed, rep.ToolErrors, rep.P50 < 10*time.Second)
+	fmt.Printf("%d calls, %d failed; ran + refused by the cap = %d; at most 4 at once: %v\n",
+		rep.Calls, rep.Failed, ran+rep.ToolErrors, most <= 4)
 	// Output:
-	// 10 calls, 0 failed, 6 refused by the cap, p50 under 10s: true
+	// 10 calls, 0 failed; ran + refused by the cap = 10; at most 4 at once: true
 }
 
 // CheckLeaks fails the test when goroutines the test started outlive the
