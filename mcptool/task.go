@@ -322,9 +322,16 @@ func (run *taskRun) supervise(store taskstore.Store) {
 	}
 	tick := time.NewTicker(taskLease / 3)
 	defer tick.Stop()
+	// A task past its TTL may be gone from the store: stop its work then.
+	var expired <-chan time.Time
+	if run.set.TTL > 0 {
+		t := time.NewTimer(run.set.TTL)
+		defer t.Stop()
+		expired = t.C
+	}
 	check := func() {
 		t, err := store.Get(ctx, id)
-		if err == nil && t.CancelRequested {
+		if (err == nil && t.CancelRequested) || errors.Is(err, taskstore.ErrNotFound) {
 			cancelRun()
 		}
 	}
@@ -332,6 +339,8 @@ func (run *taskRun) supervise(store taskstore.Store) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-expired:
+			cancelRun()
 		case _, ok := <-events:
 			if !ok {
 				events = nil

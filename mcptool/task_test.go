@@ -614,3 +614,26 @@ type legacyTaskState struct {
 	Status string              `json:"status"`
 	Result *mcp.CallToolResult `json:"result,omitempty"`
 }
+
+// A task still running when its TTL runs out is stopped: its ctx is
+// cancelled, and the task is gone.
+func TestTaskTTLStopsWork(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	stopped := make(chan struct{})
+	require.NoError(t, reg.Add("forever", func(ctx context.Context) error {
+		<-ctx.Done()
+		close(stopped)
+		return ctx.Err()
+	}, mcptool.Description("Never ends."), mcptool.Task(mcptool.TaskSettings{TTL: 200 * time.Millisecond})))
+	w := newWire(t, reg, true)
+	id := w.callTool("forever", map[string]any{})["taskId"].(string)
+	assert.Equal(t, "working", w.get(id)["status"])
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool still runs 5s after its task's TTL")
+	}
+	_, err := w.call("tasks/get", map[string]any{"taskId": id})
+	require.NotNil(t, err)
+	assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code)
+}
