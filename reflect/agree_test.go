@@ -33,7 +33,7 @@ import (
 
 // compileSchema compiles raw with santhosh-tekuri/jsonschema, asserting
 // formats. Compiling also validates raw against the 2020-12 meta-schema.
-func compileSchema(t *testing.T, name string, raw []byte) *sjs.Schema {
+func compileSchema(t testing.TB, name string, raw []byte) *sjs.Schema {
 	t.Helper()
 	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
@@ -59,7 +59,7 @@ type verdict struct {
 	decodeErr error
 }
 
-func judge(t *testing.T, p *Plan, s *sjs.Schema, doc []byte) verdict {
+func judge(t testing.TB, p *Plan, s *sjs.Schema, doc []byte) verdict {
 	t.Helper()
 	var v verdict
 	inst, err := sjs.UnmarshalJSON(bytes.NewReader(doc))

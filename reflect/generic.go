@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -77,6 +79,9 @@ func genericCheck(d *decodeState, gen *genericSchema, raw []byte) bool {
 	v, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		d.violate("type", "is not valid JSON")
+		return false
+	}
+	if !checkableNumbers(d, v, v, nil) {
 		return false
 	}
 	err = gen.s.Validate(v)
@@ -224,4 +229,35 @@ func (d *decodeState) dropRepeats(since, mark int) {
 		}
 	}
 	d.errs, d.keys = d.errs[:out], d.keys[:out]
+}
+
+// maxGenericExp bounds the decimal exponent of the numbers the full
+// validator is given: it computes with big.Rat, whose cost grows with the
+// exponent (and which refuses one beyond 10^6 outright). The typed decoders
+// need no such limit.
+const maxGenericExp = 10000
+
+// checkableNumbers reports a violation for each number in v (at loc) whose
+// exponent is beyond maxGenericExp, and whether there was none.
+func checkableNumbers(d *decodeState, root, v any, loc []string) bool {
+	switch x := v.(type) {
+	case json.Number:
+		if beyondExp([]byte(x), maxGenericExp) {
+			violateAt(d, root, loc, "type", "must be a number with a decimal exponent within ±"+strconv.Itoa(maxGenericExp)+", got "+quoteShort(string(x)))
+			return false
+		}
+	case []any:
+		ok := true
+		for i, e := range x {
+			ok = checkableNumbers(d, root, e, append(loc, strconv.Itoa(i))) && ok
+		}
+		return ok
+	case map[string]any:
+		ok := true
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			ok = checkableNumbers(d, root, x[k], append(loc, k)) && ok
+		}
+		return ok
+	}
+	return true
 }

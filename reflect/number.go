@@ -464,3 +464,19 @@ func canonicalJSON(raw []byte) (string, bool) {
 	write(v)
 	return string(b), true
 }
+
+// beyondExp reports whether the literal's value or its written exponent
+// has a decimal exponent beyond ±limit (0e99999 counts: big.Rat reads the
+// exponent before it sees the zero).
+func beyondExp(lit []byte, limit int64) bool {
+	n := parseDec(lit)
+	if n.exp > limit || n.exp < -limit {
+		return true
+	}
+	i := bytes.IndexAny(lit, "eE")
+	if i < 0 {
+		return false
+	}
+	written := parseDec(append([]byte("1"), lit[i:]...))
+	return written.exp-1 > limit || written.exp-1 < -limit
+}

@@ -138,6 +138,19 @@ func TestHugeExponents(t *testing.T) {
 			t.Errorf("%s: accepted", doc)
 		}
 	}
+	// The full validator (here: a JSONSchema() type) is given no number
+	// beyond its exponent limit.
+	pc, err := PlanFor(tf[ZooCustom](), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pc.DecodeValue([]byte(`{"fg":"#000000","range":[1e1000001,0e-20000]}`))
+	wantViolations(t, err,
+		Violation{Path: "range[0]", Rule: "type", Msg: `must be a number with a decimal exponent within ±10000, got "1e1000001"`},
+		Violation{Path: "range[1]", Rule: "type", Msg: `must be a number with a decimal exponent within ±10000, got "0e-20000"`})
+	if _, err := pc.DecodeValue([]byte(`{"fg":"#000000","range":[1e9999,1]}`)); err == nil {
+		t.Error("1e9999 is accepted as an int64")
+	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
 	}
