@@ -81,7 +81,7 @@ func TestConcurrentCallsWhileToolsChange(t *testing.T) {
 		return "", ctx.Err()
 	}, mcptool.Description("Times out, politely.")))
 	require.NoError(t, reg.Add("stubborn_timeout", func(context.Context, ccTimeoutArgs) (string, error) {
-		time.Sleep(100 * time.Millisecond) // ignores ctx
+		time.Sleep(500 * time.Millisecond) // ignores ctx, long past the 20ms timeout even on a loaded machine
 		stubbornDone.Add(1)
 		return "late", nil
 	}, mcptool.Description("Times out, stubbornly.")))
@@ -422,7 +422,7 @@ func TestNoLeakAfterDirectTimeoutsAndCancels(t *testing.T) {
 	}))
 	require.NoError(t, reg.Add("stubborn", func(context.Context, ccTimeoutArgs) (string, error) {
 		defer stubbornDone.Add(1)
-		time.Sleep(60 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // long past the 20ms timeout even on a loaded machine
 		return "late", nil
 	}))
 	require.NoError(t, reg.Add("cancellable", func(ctx context.Context) (string, error) {
