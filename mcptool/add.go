@@ -3,7 +3,6 @@ package mcptool
 import (
 	"context"
 	"reflect"
-	"unsafe"
 )
 
 // Add registers fn as the tool name, like [Registry.Add], with the function's
@@ -25,12 +24,12 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 	plan, depth := t.plan, t.pol.maxDepth
 	decode := func(args []byte) (In, error) {
 		var in In
-		return in, plan.DecodeDepth(args, unsafe.Pointer(&in), depth)
+		return in, plan.Decode(args, &in, depth)
 	}
 	if inT.Kind() == reflect.Pointer {
 		decode = func(args []byte) (In, error) {
 			v := reflect.New(plan.Type)
-			err := plan.DecodeDepth(args, v.UnsafePointer(), depth)
+			err := plan.Decode(args, v.Interface(), depth)
 			// Convert: In may be a named pointer type (type P *Args).
 			return v.Convert(inT).Interface().(In), err
 		}

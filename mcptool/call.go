@@ -12,8 +12,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
@@ -211,8 +209,8 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 // argumentsOutcome turns a decode error into an isError result, or a
 // protocol error for malformed JSON.
 func argumentsOutcome(name string, err error) outcome {
-	var se *mcpreflect.SyntaxError
-	if errors.As(err, &se) {
+	var ae *ArgumentsError
+	if !errors.As(err, &ae) {
 		return outcome{kind: outProtocol, err: &Error{Code: CodeMalformedArguments, Tool: name, Err: err}}
 	}
 	return outcome{kind: outInvalidArguments, res: ErrorResult(err.Error())}
@@ -345,12 +343,7 @@ func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outc
 }
 
 // marshal turns the function's value into its result.
-func (t *tool) marshal(v any) (*mcp.CallToolResult, error) {
-	if t.noOut {
-		return t.out.TextResult(v)
-	}
-	return t.out.Result(v)
-}
+func (t *tool) marshal(v any) (*mcp.CallToolResult, error) { return t.out.Result(v) }
 
 // outcome is how one call ended: exactly one of the kinds below.
 type outcome struct {

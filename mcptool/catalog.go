@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -266,7 +267,7 @@ func (r *Registry) example(t *tool, in map[string]any) (json.RawMessage, error) 
 	if err != nil {
 		return nil, err
 	}
-	if _, err := t.plan.DecodeValue(raw); err != nil {
+	if err := t.plan.Decode(raw, reflect.New(t.plan.Type).Interface(), 0); err != nil {
 		// Not every schema has an obvious valid instance (cross-field
 		// rules, patterns); say so rather than show a wrong example.
 		return json.RawMessage(`null`), nil

@@ -1,7 +1,9 @@
 package mcptool
 
 import (
+	"errors"
 	"image"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,8 +19,22 @@ func Image(data []byte, mimeType string) *mcp.ImageContent {
 	return &mcp.ImageContent{Data: data, MIMEType: mimeType}
 }
 
-// PNG encodes img as a PNG image content block.
-func PNG(img image.Image) (*mcp.ImageContent, error) { return mcpreflect.PNG(img) }
+// PNG encodes img as a PNG image content block: the block a tool that
+// returns an image.Image sends.
+func PNG(img image.Image) (*mcp.ImageContent, error) {
+	out, err := mcpreflect.DefaultCache().Output(reflect.TypeFor[image.Image](), mcpreflect.Options{})
+	if err != nil {
+		return nil, err
+	}
+	res, err := out.Result(img)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Content) != 1 {
+		return nil, errors.New("mcptool: PNG of a nil image")
+	}
+	return res.Content[0].(*mcp.ImageContent), nil
+}
 
 // Audio returns an audio content block of encoded audio bytes (WAV, MP3, ...)
 // with their MIME type.

@@ -828,7 +828,7 @@ func TestRecursiveTypeSchemaRefsResolve(t *testing.T) {
 				s := def[key].(map[string]any)
 				if _, hasDefs := s["$defs"]; name == "tree" && !hasDefs {
 					// Reported: a recursive ROOT type refers to "#/$defs/Tree"
-					// but its schema has no $defs (PlanFor and OutputFor).
+					// but its schema has no $defs (Cache.Plan and Cache.Output).
 					t.Skipf("mcpreflect bug: dangling $ref in %s", regMarshal(t, s))
 				}
 				assert.NotEmpty(t, regRefs(t, s), "a recursive type needs a $ref")

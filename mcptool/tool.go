@@ -15,13 +15,12 @@ import (
 
 // tool is one registered tool.
 type tool struct {
-	name  string
-	def   *mcp.Tool
-	plan  *mcpreflect.Plan
-	out   *mcpreflect.Output
-	noOut bool
-	pol   policy
-	task  taskSpec
+	name string
+	def  *mcp.Tool
+	plan *mcpreflect.Plan
+	out  *mcpreflect.Output
+	pol  policy
+	task taskSpec
 	// descSuffix is added to the description once it is known.
 	descSuffix string
 	// undescribedOK silences the warning about a tool without a description.
@@ -63,6 +62,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if err != nil {
 		return nil, defErr(err)
 	}
+	ro.NoOutputSchema = cfg.noOutputSchema
 	output, err := r.cfg.cache.Output(out, ro)
 	if err != nil {
 		return nil, defErr(err)
@@ -80,20 +80,20 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 		Annotations: toolAnnotations(ann.Hints),
 	}
 	pol := resolvePolicy(ann.Policy, cfg.middleware)
-	if output.Structured() && !cfg.noOutputSchema {
+	if output.SchemaJSON != nil {
 		def.OutputSchema = output.SchemaJSON
 	}
-	return &tool{name: name, def: def, plan: plan, out: output, noOut: cfg.noOutputSchema, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
+	return &tool{name: name, def: def, plan: plan, out: output, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
 		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.
 func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, error) {
-	f, err := mcpreflect.AnalyzeFunc(fn)
+	inT, outT, callFn, err := mcpreflect.AnalyzeFunc(fn)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidDefinition, Tool: name, Err: err}
 	}
-	t, err := r.newTool(name, f.In, f.Out, opts)
+	t, err := r.newTool(name, inT, outT, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +102,9 @@ func (r *Registry) newReflectTool(name string, fn any, opts []Option) (*tool, er
 	bind(t, bound[reflect.Value]{
 		decode: func(args []byte) (reflect.Value, error) {
 			in := reflect.New(plan.Type)
-			return in, plan.DecodeDepth(args, in.UnsafePointer(), depth)
+			return in, plan.Decode(args, in.Interface(), depth)
 		},
-		fn: f.Call,
+		fn: callFn,
 	})
 	return t, nil
 }

@@ -9,8 +9,7 @@ import (
 // schema options, so that each is derived once. It is safe for concurrent
 // use; the zero value is an empty cache.
 //
-// [PlanFor] and [OutputFor] use one process-wide cache ([DefaultCache]).
-// Entries are never evicted: that suits types declared in source, which
+// [DefaultCache] is the process-wide one. Entries are never evicted: that suits types declared in source, which
 // live as long as the program. A Cache of one's own suits types made at
 // run time (reflect.StructOf, for tools defined by configuration): its
 // plans go when it goes. A nil *Cache caches nothing: every call derives.
@@ -23,25 +22,18 @@ type planKey struct {
 	t        reflect.Type
 	keepDefs bool
 	dialect  bool
+	noOut    bool
 }
 
 var defaultCache Cache
 
-// DefaultCache returns the process-wide cache of [PlanFor] and [OutputFor].
+// DefaultCache returns the process-wide cache, which mcptool's registries
+// share unless given their own.
 func DefaultCache() *Cache { return &defaultCache }
-
-// PlanFor returns the plan for argument type t (a struct, or a pointer to
-// one), building it on first use and caching it in [DefaultCache].
-func PlanFor(t reflect.Type, opts Options) (*Plan, error) { return defaultCache.Plan(t, opts) }
-
-// OutputFor compiles result type t (nil for none), caching the result in
-// [DefaultCache].
-func OutputFor(t reflect.Type, opts Options) (*Output, error) { return defaultCache.Output(t, opts) }
 
 // Plan returns the plan for argument type t (a struct, or a pointer to one):
 // from the cache, else from generated data (cmd/mcpgen), else derived by
-// reflection over the type's tags, then cached. A plan derived with
-// Options.Comments set is not cached (the comments are the caller's).
+// reflection over the type's tags, then cached.
 func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 	if t == nil {
 		t = emptyArgsType
@@ -49,8 +41,8 @@ func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	key := planKey{t, opts.KeepDefs, opts.DeclareDialect}
-	cached := c != nil && opts.Comments == nil
+	key := planKey{t, opts.KeepDefs, opts.DeclareDialect, false}
+	cached := c != nil && opts.comments == nil
 	if cached {
 		if p, ok := c.plans.Load(key); ok {
 			return p.(*Plan), nil
@@ -73,11 +65,10 @@ func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 }
 
 // Output compiles result type t (nil for none): from the cache, else from
-// generated data, else by reflection, then cached. As with [Cache.Plan],
-// an output derived with Options.Comments set is not cached.
+// generated data, else by reflection, then cached.
 func (c *Cache) Output(t reflect.Type, opts Options) (*Output, error) {
-	key := planKey{t, opts.KeepDefs, opts.DeclareDialect}
-	cached := c != nil && opts.Comments == nil
+	key := planKey{t, opts.KeepDefs, opts.DeclareDialect, opts.NoOutputSchema}
+	cached := c != nil && opts.comments == nil
 	if cached {
 		if o, ok := c.outputs.Load(key); ok {
 			return o.(*Output), nil

@@ -38,7 +38,7 @@ func TestCache(t *testing.T) {
 	k, err := own.Plan(typ, Options{KeepDefs: true, DeclareDialect: true})
 	require.NoError(t, err)
 	assert.NotSame(t, q1, k, "schema options are part of the key")
-	assert.Contains(t, string(k.SchemaJSON), Dialect)
+	assert.Contains(t, string(k.SchemaJSON), dialect)
 
 	var none *Cache
 	n1, err := none.Plan(typ, Options{})
@@ -50,7 +50,7 @@ func TestCache(t *testing.T) {
 	_, err = n1.DecodeValue([]byte(`{"q":"x"}`))
 	assert.Error(t, err, "an uncached plan checks as the cached one does")
 
-	withComments := Options{Comments: func(reflect.Type, string) string { return "doc" }}
+	withComments := Options{comments: func(reflect.Type, string) string { return "doc" }}
 	c1, err := own.Plan(typ, withComments)
 	require.NoError(t, err)
 	c2, err := own.Plan(typ, withComments)

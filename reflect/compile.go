@@ -371,7 +371,7 @@ func (b *builder) compileTyped(t reflect.Type, s *jsonschema.Schema) (decoder, e
 		}
 		return &opaqueDec{t: t, gen: gen}, nil
 	}
-	return nil, &DefinitionError{Type: typeString(t), Msg: "cannot decode a " + t.Kind().String(), Err: ErrUnsupported}
+	return nil, &DefinitionError{Type: typeString(t), Msg: "cannot decode a " + t.Kind().String(), Err: errUnsupported}
 }
 
 func isEmptySchema(s *jsonschema.Schema) bool {

@@ -289,7 +289,7 @@ var defErrCases = []defErrCase{
 	{name: "json unknown option", typ: tf[errJSONOption](), field: "Name", tag: `json:"name,omitempy"`,
 		exact: `mcpreflect.errJSONOption.Name: tag json:"name,omitempy": unknown option "omitempy" (did you mean "omitempty"?)`},
 	{name: "json string option", typ: tf[errJSONString](), field: "N", tag: `json:"n,string"`,
-		msg: "the ,string option is not supported: use a string field", is: ErrUnsupported},
+		msg: "the ,string option is not supported: use a string field", is: errUnsupported},
 	{name: "jsonschema unknown key", typ: tf[errSchemaKey](), field: "S", tag: `jsonschema:"maxLenght=3"`,
 		exact: `mcpreflect.errSchemaKey.S: tag jsonschema:"maxLenght=3": unknown key "maxLenght" (did you mean "maxLength"?)`},
 	{name: "jsonschema unknown key without suggestion", typ: tf[errSchemaKeyFar](), field: "S", tag: `jsonschema:"frobnicate"`,
@@ -341,12 +341,12 @@ var defErrCases = []defErrCase{
 		exact: `mcpreflect.errInterface.V: an interface field has no schema: give it jsonschema:"type=...", or use json.RawMessage for any JSON value`},
 	{name: "json.Unmarshaler without JSONSchema", typ: tf[errUnmarshalerField](), field: "U",
 		exact: `mcpreflect.errUnmarshalerField.U: field type mcpreflect.errUnmarshaler: implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method`,
-		is:    ErrUnsupported},
+		is:    errUnsupported},
 	{name: "float map keys", typ: tf[errMapKey](), field: "M",
-		msg: "field type map[float64]int: map keys must be strings or integers (JSON object keys are strings)", is: ErrUnsupported},
-	{name: "chan field", typ: tf[errChan](), field: "C", msg: "field type chan int: a chan cannot be sent as JSON", is: ErrUnsupported},
-	{name: "complex field", typ: tf[errComplex](), field: "C", msg: "field type complex128: a complex128 cannot be sent as JSON", is: ErrUnsupported},
-	{name: "func field", typ: tf[errFunc](), field: "F", msg: "field type func(): a func cannot be sent as JSON", is: ErrUnsupported},
+		msg: "field type map[float64]int: map keys must be strings or integers (JSON object keys are strings)", is: errUnsupported},
+	{name: "chan field", typ: tf[errChan](), field: "C", msg: "field type chan int: a chan cannot be sent as JSON", is: errUnsupported},
+	{name: "complex field", typ: tf[errComplex](), field: "C", msg: "field type complex128: a complex128 cannot be sent as JSON", is: errUnsupported},
+	{name: "func field", typ: tf[errFunc](), field: "F", msg: "field type func(): a func cannot be sent as JSON", is: errUnsupported},
 	{name: "JSONSchema returns nil", typ: tf[errNilSchema](), field: "X", msg: "field type mcpreflect.errNilSchemaType: JSONSchema() returned nil"},
 	{name: "JSONSchema returns a boolean schema", typ: tf[errBoolSchema](), field: "X", msg: `JSONSchema(): boolean schema at #/items: clients reject them; use {} or {"not": {}}`},
 	{name: "default on a required property", typ: tf[errDefaultRequired](), field: "S", tag: `jsonschema:"default=x"`,
@@ -506,13 +506,17 @@ func TestAnalyzeFuncShapes(t *testing.T) {
 		{func() error { return nil }, false, nil, false, nil},
 	}
 	for _, g := range good {
-		f, err := AnalyzeFunc(g.fn)
+		f, err := analyzeFunc(g.fn)
 		if err != nil {
-			t.Errorf("AnalyzeFunc(%T): %v", g.fn, err)
+			t.Errorf("analyzeFunc(%T): %v", g.fn, err)
 			continue
 		}
-		if f.HasCtx != g.hasCtx || f.In != g.in || f.InPtr != g.inPtr || f.Out != g.out {
-			t.Errorf("AnalyzeFunc(%T) = ctx %v in %v ptr %v out %v", g.fn, f.HasCtx, f.In, f.InPtr, f.Out)
+		if f.hasCtx != g.hasCtx || f.in != g.in || f.inPtr != g.inPtr || f.out != g.out {
+			t.Errorf("analyzeFunc(%T) = ctx %v in %v ptr %v out %v", g.fn, f.hasCtx, f.in, f.inPtr, f.out)
+		}
+		in, out, call, err := AnalyzeFunc(g.fn)
+		if err != nil || in != g.in || out != g.out || call == nil {
+			t.Errorf("AnalyzeFunc(%T) = %v, %v, %v", g.fn, in, out, err)
 		}
 	}
 
@@ -523,14 +527,14 @@ func TestAnalyzeFuncShapes(t *testing.T) {
 		exact string // the whole message, when pinned
 		msg   string
 	}{
-		{fn: 42, typ: "int", exact: "int: not a function: want " + Shapes},
+		{fn: 42, typ: "int", exact: "int: not a function: want " + funcShapes},
 		{fn: nil, typ: "<nil>", msg: "not a function"},
 		{fn: nilFn, typ: "func() error", exact: "func() error: nil function"},
 		{fn: func(...int) error { return nil }, typ: "func(...int) error", msg: "variadic functions are not tools"},
 		{fn: func(fnArgs, context.Context) error { return nil }, typ: "func(mcpreflect.fnArgs, context.Context) error", msg: "too many parameters"},
 		{fn: func(context.Context, context.Context) error { return nil }, typ: "func(context.Context, context.Context) error", msg: "context.Context must come first"},
 		{fn: func(string) error { return nil }, typ: "func(string) error",
-			exact: "func(string) error: the argument type string is not a struct: want " + Shapes},
+			exact: "func(string) error: the argument type string is not a struct: want " + funcShapes},
 		{fn: func(*int) error { return nil }, typ: "func(*int) error", msg: "the argument type *int is not a struct"},
 		{fn: func(context.Context, fnArgs, int) error { return nil }, typ: "func(context.Context, mcpreflect.fnArgs, int) error", msg: "too many parameters"},
 		{fn: func() {}, typ: "func()", msg: "wrong number of results"},
@@ -540,7 +544,7 @@ func TestAnalyzeFuncShapes(t *testing.T) {
 		{fn: func() (int, string, error) { return 0, "", nil }, typ: "func() (int, string, error)", msg: "wrong number of results"},
 	}
 	for _, b := range bad {
-		_, err := AnalyzeFunc(b.fn)
+		_, _, _, err := AnalyzeFunc(b.fn)
 		var de *DefinitionError
 		if !errors.As(err, &de) {
 			t.Errorf("AnalyzeFunc(%s): want *DefinitionError, got %v", b.typ, err)

@@ -8,18 +8,27 @@
 //
 // # Plans
 //
-// [PlanFor] walks an argument struct once: the json, jsonschema, validate and
-// mcp tags of every field become schema keywords, and the keywords of the
-// final, published schema are compiled into the checks the decoder runs. What
-// the schema forbids, the decoder rejects; what it allows, the decoder
+// [Cache.Plan] walks an argument struct once: the json, jsonschema, validate
+// and mcp tags of every field become schema keywords, and the keywords of the
+// final, published schema are compiled into the checks [Plan.Decode] runs.
+// What the schema forbids, the decoder rejects; what it allows, the decoder
 // accepts. Validator rules that JSON Schema cannot say (startswith, eqfield,
-// ...) run after decoding through github.com/go-playground/validator/v10.
-// Plans are cached by type in a [Cache] ([DefaultCache] unless a caller
-// keeps its own), so registering a type twice costs a map lookup. Plans
-// generated ahead of time by cmd/mcpgen ([RegisterGenerated]) replace the
-// reflection over tags.
+// ...) run after decoding through github.com/go-playground/validator/v10
+// ([Validator]). [Cache.Output] compiles a result type into an [Output].
+// Plans are cached by type, in [DefaultCache] unless a caller keeps its own
+// [Cache], so registering a type twice costs a map lookup.
 //
-// A bad tag is a [*DefinitionError] naming the Go type, the field and the tag.
-// A bad call is a [*ArgumentsError] listing every offending argument path and
-// the rule it broke, all at once.
+// A bad tag is a [*DefinitionError] naming the Go type, the field and the
+// tag; a type with several reports them all. A bad call is a
+// [*ArgumentsError] listing every offending argument path and the rule it
+// broke, all at once.
+//
+// # Generated code
+//
+// cmd/mcpgen writes, per package, a file whose init calls
+// [RegisterGenerated] with the package's doc comments (which become
+// descriptions, see [FuncDoc] and [MethodDoc]) and a [GeneratedType] per
+// argument and result type: the plans precomputed, so registration reads no
+// tag. generated.go holds this runtime; [DumpGenerated] is what the
+// generator runs to write it.
 package mcpreflect

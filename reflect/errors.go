@@ -65,20 +65,20 @@ func (e *ArgumentsError) Error() string {
 	return b.String()
 }
 
-// SyntaxError reports arguments that are not well-formed JSON. It is a
+// syntaxError reports arguments that are not well-formed JSON. It is a
 // protocol error, not something a tool result reports.
-type SyntaxError struct {
+type syntaxError struct {
 	Offset int
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string {
+func (e *syntaxError) Error() string {
 	return fmt.Sprintf("malformed JSON arguments at offset %d: %s", e.Offset, e.Msg)
 }
 
-// ErrUnsupported is wrapped by definition errors for Go types or tag features
+// errUnsupported is wrapped by definition errors for Go types or tag features
 // mcpgen does not handle.
-var ErrUnsupported = errors.New("unsupported")
+var errUnsupported = errors.New("unsupported")
 
 // joinErrors reports every error of errs: nil, the one error itself, or
 // errors.Join of them all.

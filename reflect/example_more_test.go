@@ -9,26 +9,25 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"unsafe"
 
 	"github.com/go-playground/validator/v10"
-	"github.com/invopop/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
-// PNG turns an image into an image content block, as a tool returning an
-// image.Image does automatically.
-func ExamplePNG() {
+// A tool returning an image.Image sends it as a PNG image content block.
+func ExampleOutput_Result_image() {
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	img.Set(0, 0, color.RGBA{R: 255, A: 255})
 
-	c, err := mcpreflect.PNG(img)
+	out, _ := mcpreflect.DefaultCache().Output(reflect.TypeFor[image.Image](), mcpreflect.Options{})
+	res, err := out.Result(img)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	c := res.Content[0].(*mcp.ImageContent)
 	fmt.Println(c.MIMEType, string(c.Data[1:4]))
 	// Output:
 	// image/png PNG
@@ -51,54 +50,18 @@ func ExampleValidator() {
 		return
 	}
 
-	plan, err := mcpreflect.PlanFor(reflect.TypeFor[slugArgs](), mcpreflect.Options{})
+	plan, err := mcpreflect.DefaultCache().Plan(reflect.TypeFor[slugArgs](), mcpreflect.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	var in slugArgs
-	fmt.Println(plan.Decode([]byte(`{"slug":"hello-world"}`), unsafe.Pointer(&in)))
-	fmt.Println(plan.Decode([]byte(`{"slug":"Hello World"}`), unsafe.Pointer(&in)))
+	fmt.Println(plan.Decode([]byte(`{"slug":"hello-world"}`), &in, 0))
+	fmt.Println(plan.Decode([]byte(`{"slug":"Hello World"}`), &in, 0))
 	// Output:
 	// <nil>
 	// invalid arguments:
 	// - slug: must satisfy example_slug (example_slug)
-}
-
-// WithProps, False and Count are what cmd/mcpgen's generated code builds
-// schema literals with: properties in declaration order, the false schema
-// for additionalProperties, and pointers to counts.
-func ExampleWithProps() {
-	s := mcpreflect.WithProps(&jsonschema.Schema{
-		Type:                 "object",
-		Required:             []string{"query"},
-		AdditionalProperties: mcpreflect.False(),
-	},
-		"query", &jsonschema.Schema{Type: "string", MinLength: mcpreflect.Count(2)},
-		"tags", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"}, MaxItems: mcpreflect.Count(5)},
-	)
-	b, _ := json.Marshal(s)
-	fmt.Println(string(b))
-	// Output:
-	// {"properties":{"query":{"type":"string","minLength":2},"tags":{"items":{"type":"string"},"type":"array","maxItems":5}},"additionalProperties":false,"type":"object","required":["query"]}
-}
-
-// False is the schema that accepts nothing; as additionalProperties it
-// closes an object to unknown keys.
-func ExampleFalse() {
-	b, _ := json.Marshal(&jsonschema.Schema{Type: "object", AdditionalProperties: mcpreflect.False()})
-	fmt.Println(string(b))
-	// Output:
-	// {"additionalProperties":false,"type":"object"}
-}
-
-// Count fills the *uint64 fields of a schema (minLength, maxItems, ...) in
-// one expression.
-func ExampleCount() {
-	b, _ := json.Marshal(&jsonschema.Schema{Type: "string", MinLength: mcpreflect.Count(1), MaxLength: mcpreflect.Count(64)})
-	fmt.Println(string(b))
-	// Output:
-	// {"type":"string","maxLength":64,"minLength":1}
 }
 
 // noteStore stands for a type whose methods are tools.
@@ -112,26 +75,12 @@ func listNotes() []string { return nil }
 // the init function of a cmd/mcpgen file does for its package.
 func registerNoteDocs() string {
 	pkg := reflect.TypeFor[noteStore]().PkgPath()
-	mcpreflect.RegisterGenerated(mcpreflect.Generated{Docs: map[string]string{
+	mcpreflect.RegisterGenerated(map[string]string{
 		pkg + ".noteStore":        "noteStore keeps notes in memory.",
 		pkg + ".(*noteStore).Add": "Add stores a note.",
 		pkg + ".listNotes":        "listNotes returns every note.",
-	}})
+	})
 	return pkg
-}
-
-// Doc looks a doc comment up by its qualified name, the key cmd/mcpgen
-// writes: "pkg/path.Name", "pkg/path.Type.Field", "pkg/path.(*T).Method".
-func ExampleDoc() {
-	pkg := registerNoteDocs()
-
-	d, ok := mcpreflect.Doc(pkg + ".noteStore")
-	fmt.Printf("%q %v\n", d, ok)
-	d, ok = mcpreflect.Doc(pkg + ".noSuchName")
-	fmt.Printf("%q %v\n", d, ok)
-	// Output:
-	// "noteStore keeps notes in memory." true
-	// "" false
 }
 
 // FuncDoc finds the doc comment of a function or method value, which is
@@ -174,7 +123,7 @@ type weatherReport struct {
 // are; a function that returns only an error gives empty content.
 func ExampleOutput_Result() {
 	show := func(t reflect.Type, v any) {
-		out, err := mcpreflect.OutputFor(t, mcpreflect.Options{})
+		out, err := mcpreflect.DefaultCache().Output(t, mcpreflect.Options{})
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -188,7 +137,7 @@ func ExampleOutput_Result() {
 		for _, c := range res.Content {
 			kinds = append(kinds, fmt.Sprintf("%T", c))
 		}
-		fmt.Printf("structured=%v content=%v", out.Structured(), kinds)
+		fmt.Printf("structured=%v content=%v", (out.SchemaJSON != nil), kinds)
 		if res.StructuredContent != nil {
 			fmt.Printf(" structuredContent=%s", res.StructuredContent)
 		}
@@ -201,9 +150,9 @@ func ExampleOutput_Result() {
 	show(reflect.TypeFor[[]mcp.Content](), []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.ImageContent{MIMEType: "image/png"}})
 	show(nil, nil)
 
-	out, _ := mcpreflect.OutputFor(reflect.TypeFor[*weatherReport](), mcpreflect.Options{})
+	out, _ := mcpreflect.DefaultCache().Output(reflect.TypeFor[*weatherReport](), mcpreflect.Options{})
 	_, err := out.Result((*weatherReport)(nil))
-	fmt.Println(errors.Is(err, mcpreflect.ErrNilResult))
+	fmt.Println(err)
 	// Output:
 	// structured=false content=[*mcp.TextContent]
 	// structured=true content=[*mcp.TextContent] structuredContent={"city":"Oslo","tempC":-3.5}
@@ -211,7 +160,7 @@ func ExampleOutput_Result() {
 	// structured=true content=[*mcp.TextContent] structuredContent={"result":42}
 	// structured=false content=[*mcp.TextContent *mcp.ImageContent]
 	// structured=false content=[]
-	// true
+	// the tool returned a nil result and no error
 }
 
 type bookingArgs struct {
@@ -222,9 +171,9 @@ type bookingArgs struct {
 // ArgumentsError.Error is the text a model reads in the isError result:
 // every violation, one per line.
 func ExampleArgumentsError_Error() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
+	plan, _ := mcpreflect.DefaultCache().Plan(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
 	var in bookingArgs
-	err := plan.Decode([]byte(`{"room":"green","nights":30}`), unsafe.Pointer(&in))
+	err := plan.Decode([]byte(`{"room":"green","nights":30}`), &in, 0)
 	fmt.Println(err.Error())
 	// Output:
 	// invalid arguments:
@@ -235,10 +184,10 @@ func ExampleArgumentsError_Error() {
 // A Violation names the argument's JSON path, the message and the rule; a
 // violation of the arguments object itself has an empty path.
 func ExampleViolation_String() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
+	plan, _ := mcpreflect.DefaultCache().Plan(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
 	var in bookingArgs
 	for _, args := range []string{`{"nights":2}`, `["red",2]`} {
-		err := plan.Decode([]byte(args), unsafe.Pointer(&in))
+		err := plan.Decode([]byte(args), &in, 0)
 		var ae *mcpreflect.ArgumentsError
 		if errors.As(err, &ae) {
 			for _, v := range ae.Violations {
@@ -251,60 +200,41 @@ func ExampleViolation_String() {
 	// path="" rule=type: (arguments): must be an object, got array (type)
 }
 
-// Malformed JSON is a *SyntaxError, not an *ArgumentsError: a protocol
-// error for the client, not something the model is asked to fix.
-func ExampleSyntaxError() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
+// Malformed JSON is not an *ArgumentsError: a protocol error for the
+// client, not something the model is asked to fix.
+func ExamplePlan_Decode_malformed() {
+	plan, _ := mcpreflect.DefaultCache().Plan(reflect.TypeFor[bookingArgs](), mcpreflect.Options{})
 	var in bookingArgs
-	err := plan.Decode([]byte(`{"room":"red",`), unsafe.Pointer(&in))
+	err := plan.Decode([]byte(`{"room":"red",`), &in, 0)
 
-	var se *mcpreflect.SyntaxError
 	var ae *mcpreflect.ArgumentsError
-	fmt.Println(errors.As(err, &se), errors.As(err, &ae))
-	fmt.Println(se.Offset, err)
+	fmt.Println(errors.As(err, &ae))
+	fmt.Println(err)
 	// Output:
-	// true false
-	// 14 malformed JSON arguments at offset 14: unexpected end of input
+	// false
+	// malformed JSON arguments at offset 14: unexpected end of input
 }
 
-// DecodeDepth bounds how deeply arguments may nest (Decode uses
-// DefaultMaxDepth), so a deeply nested payload is rejected before it is
-// read to the end.
-func ExamplePlan_DecodeDepth() {
+// Decode's maxDepth bounds how deeply arguments may nest (0 means
+// annotations.DefaultMaxDepth), so a deeply nested payload is rejected
+// before it is read to the end.
+func ExamplePlan_Decode_depth() {
 	type gridArgs struct {
 		Grid [][]int `json:"grid"`
 	}
-	plan, err := mcpreflect.PlanFor(reflect.TypeFor[gridArgs](), mcpreflect.Options{})
+	plan, err := mcpreflect.DefaultCache().Plan(reflect.TypeFor[gridArgs](), mcpreflect.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	var in gridArgs
 	args := []byte(`{"grid":[[1,2],[3,4]]}`)
-	fmt.Println(plan.DecodeDepth(args, unsafe.Pointer(&in), 3), in.Grid)
-	fmt.Println(plan.DecodeDepth(args, unsafe.Pointer(&in), 2))
+	fmt.Println(plan.Decode(args, &in, 3), in.Grid)
+	fmt.Println(plan.Decode(args, &in, 2))
 	// Output:
 	// <nil> [[1 2] [3 4]]
 	// invalid arguments:
 	// - grid[0]: is nested more than 2 levels deep (maxDepth)
-}
-
-// EmptyArgs is the argument type of a tool that takes none: an object
-// with no properties, and nothing else accepted.
-func ExampleEmptyArgs() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[mcpreflect.EmptyArgs](), mcpreflect.Options{})
-	fmt.Println(string(plan.SchemaJSON))
-
-	var in mcpreflect.EmptyArgs
-	fmt.Println(plan.Decode(nil, unsafe.Pointer(&in))) // no arguments at all
-	fmt.Println(plan.Decode([]byte(`{}`), unsafe.Pointer(&in)))
-	fmt.Println(plan.Decode([]byte(`{"verbose":true}`), unsafe.Pointer(&in)))
-	// Output:
-	// {"additionalProperties":false,"type":"object"}
-	// <nil>
-	// <nil>
-	// invalid arguments:
-	// - verbose: is not a known argument (additionalProperties)
 }
 
 type geoPoint struct {
@@ -327,7 +257,7 @@ func ExampleOptions() {
 		{KeepDefs: true},
 		{DeclareDialect: true},
 	} {
-		plan, err := mcpreflect.PlanFor(t, opts)
+		plan, err := mcpreflect.DefaultCache().Plan(t, opts)
 		if err != nil {
 			fmt.Println(err)
 			return

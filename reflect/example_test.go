@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"unsafe"
 
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
@@ -22,10 +21,10 @@ type searchResult struct {
 	Hits []string `json:"hits"`
 }
 
-// PlanFor derives a type's input schema and compiles the decoder that
+// Plan derives a type's input schema and compiles the decoder that
 // enforces it: the tags become keywords, the keywords become checks.
-func ExamplePlanFor() {
-	plan, err := mcpreflect.PlanFor(reflect.TypeFor[searchArgs](), mcpreflect.Options{})
+func ExampleCache_Plan() {
+	plan, err := mcpreflect.DefaultCache().Plan(reflect.TypeFor[searchArgs](), mcpreflect.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -40,13 +39,13 @@ func ExamplePlanFor() {
 // Decode checks a call's arguments against the plan and fills the struct:
 // defaults applied, every violation reported at once.
 func ExamplePlan_Decode() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[searchArgs](), mcpreflect.Options{})
+	plan, _ := mcpreflect.DefaultCache().Plan(reflect.TypeFor[searchArgs](), mcpreflect.Options{})
 
 	var in searchArgs
-	err := plan.Decode([]byte(`{"query":"go"}`), unsafe.Pointer(&in))
+	err := plan.Decode([]byte(`{"query":"go"}`), &in, 0)
 	fmt.Println(err, in.Query, in.Limit)
 
-	err = plan.Decode([]byte(`{"query":"g","limit":500,"sort":"name","extra":1}`), unsafe.Pointer(&in))
+	err = plan.Decode([]byte(`{"query":"g","limit":500,"sort":"name","extra":1}`), &in, 0)
 	var ae *mcpreflect.ArgumentsError
 	if errors.As(err, &ae) {
 		for _, v := range ae.Violations {
@@ -61,23 +60,13 @@ func ExamplePlan_Decode() {
 	// extra (additionalProperties): is not a known argument (known: query, limit, sort)
 }
 
-// DecodeValue decodes into a new value of the argument type and returns a
-// pointer to it.
-func ExamplePlan_DecodeValue() {
-	plan, _ := mcpreflect.PlanFor(reflect.TypeFor[searchArgs](), mcpreflect.Options{})
-	v, err := plan.DecodeValue([]byte(`{"query":"mcp","sort":"date"}`))
-	fmt.Println(err, v.Interface().(*searchArgs).Sort)
-	// Output:
-	// <nil> date
-}
-
 // A bad tag is an error at derivation that names the type, the field and
 // the tag.
-func ExamplePlanFor_definitionError() {
+func ExampleCache_Plan_definitionError() {
 	type bad struct {
 		N int `json:"n" validate:"min=abc"`
 	}
-	_, err := mcpreflect.PlanFor(reflect.TypeFor[bad](), mcpreflect.Options{})
+	_, err := mcpreflect.DefaultCache().Plan(reflect.TypeFor[bad](), mcpreflect.Options{})
 	var de *mcpreflect.DefinitionError
 	fmt.Println(errors.As(err, &de), de.Field, de.Tag)
 	// Output:
@@ -91,7 +80,7 @@ func ExampleCache() {
 	t := reflect.TypeFor[searchArgs]()
 	a, _ := own.Plan(t, mcpreflect.Options{})
 	b, _ := own.Plan(t, mcpreflect.Options{})
-	d, _ := mcpreflect.PlanFor(t, mcpreflect.Options{})
+	d, _ := mcpreflect.DefaultCache().Plan(t, mcpreflect.Options{})
 	var none *mcpreflect.Cache
 	n, _ := none.Plan(t, mcpreflect.Options{})
 	fmt.Println(a == b, a == d, n == a, string(n.SchemaJSON) == string(a.SchemaJSON))
@@ -99,15 +88,15 @@ func ExampleCache() {
 	// true false false true
 }
 
-// OutputFor compiles a result type: its output schema (a non-object result
+// Output compiles a result type: its output schema (a non-object result
 // is wrapped as {"result": ...}) and how a value becomes a tool result.
-func ExampleOutputFor() {
-	out, _ := mcpreflect.OutputFor(reflect.TypeFor[searchResult](), mcpreflect.Options{})
-	fmt.Println(out.Structured(), string(out.SchemaJSON))
+func ExampleCache_Output() {
+	out, _ := mcpreflect.DefaultCache().Output(reflect.TypeFor[searchResult](), mcpreflect.Options{})
+	fmt.Println(out.SchemaJSON != nil, string(out.SchemaJSON))
 	res, _ := out.Result(searchResult{Hits: []string{"a", "b"}})
 	fmt.Printf("%s\n", res.StructuredContent)
 
-	list, _ := mcpreflect.OutputFor(reflect.TypeFor[[]int](), mcpreflect.Options{})
+	list, _ := mcpreflect.DefaultCache().Output(reflect.TypeFor[[]int](), mcpreflect.Options{})
 	fmt.Println(list.Wrapped, string(list.SchemaJSON))
 	// Output:
 	// true {"properties":{"hits":{"items":{"type":"string"},"type":["array","null"]}},"additionalProperties":false,"type":"object","required":["hits"]}
@@ -117,17 +106,17 @@ func ExampleOutputFor() {
 
 // AnalyzeFunc checks a tool function's shape and calls it by reflection.
 func ExampleAnalyzeFunc() {
-	f, err := mcpreflect.AnalyzeFunc(func(ctx context.Context, in searchArgs) (searchResult, error) {
+	in, out, call, err := mcpreflect.AnalyzeFunc(func(ctx context.Context, in searchArgs) (searchResult, error) {
 		return searchResult{Hits: []string{strings.ToUpper(in.Query)}}, nil
 	})
-	fmt.Println(err, f.HasCtx, f.In, f.Out)
-	out, err := f.Call(context.Background(), reflect.ValueOf(&searchArgs{Query: "go"}))
-	fmt.Println(out, err)
+	fmt.Println(err, in, out)
+	res, err := call(context.Background(), reflect.ValueOf(&searchArgs{Query: "go"}))
+	fmt.Println(res, err)
 
-	_, err = mcpreflect.AnalyzeFunc(func(a, b int) int { return a + b })
+	_, _, _, err = mcpreflect.AnalyzeFunc(func(a, b int) int { return a + b })
 	fmt.Println(err != nil)
 	// Output:
-	// <nil> true mcpreflect_test.searchArgs mcpreflect_test.searchResult
+	// <nil> mcpreflect_test.searchArgs mcpreflect_test.searchResult
 	// {[GO]} <nil>
 	// true
 }
@@ -140,23 +129,21 @@ func ExampleRegisterGenerated() {
 	}
 	t := reflect.TypeFor[noteArgs]()
 	pkg := t.PkgPath()
-	mcpreflect.RegisterGenerated(mcpreflect.Generated{Docs: map[string]string{
+	mcpreflect.RegisterGenerated(map[string]string{
 		pkg + ".noteArgs":      "noteArgs are the arguments of add_note.",
 		pkg + ".noteArgs.Text": "Text is the note.",
-	}})
-	plan, _ := mcpreflect.PlanFor(t, mcpreflect.Options{})
+	})
+	plan, _ := mcpreflect.DefaultCache().Plan(t, mcpreflect.Options{})
 	fmt.Println(string(plan.SchemaJSON))
-	fmt.Println(mcpreflect.DocComments(t, "Text"))
 	// Output:
 	// {"properties":{"text":{"type":"string","description":"Text is the note."}},"additionalProperties":false,"type":"object","required":["text"],"description":"noteArgs are the arguments of add_note."}
-	// Text is the note.
 }
 
 // DumpGenerated writes what cmd/mcpgen embeds, as JSON with Go expressions.
 func ExampleDumpGenerated() {
 	var b strings.Builder
 	err := mcpreflect.DumpGenerated(&b, []reflect.Type{reflect.TypeFor[searchArgs]()}, nil)
-	fmt.Println(err, strings.Contains(b.String(), `"fingerprint"`), strings.Contains(b.String(), "mcpgen_mcpreflect.GeneratedPlan{"))
+	fmt.Println(err, strings.Contains(b.String(), `"fingerprint"`), strings.Contains(b.String(), "mcpgen_mcpreflect.GeneratedStruct{"))
 	// Output:
 	// <nil> true true
 }

@@ -40,7 +40,7 @@ func FuzzDecodeZoo(f *testing.F) {
 		valid := len(bytes.TrimSpace(data)) == 0 || json.Valid(data) // blank: no arguments
 		for _, p := range plans {
 			_, err := p.DecodeValue(data)
-			var se *SyntaxError
+			var se *syntaxError
 			var ae *ArgumentsError
 			switch {
 			case err == nil:

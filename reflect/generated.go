@@ -10,7 +10,6 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,50 +17,41 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// Generated is what cmd/mcpgen writes for one package (in mcpgen_gen.go):
-// the doc comments of its tools, types and fields, and the precomputed
-// plans of its argument and result types. A package registers it from
+// This file is the runtime of the code cmd/mcpgen generates (mcpgen_gen.go):
+// RegisterGenerated, GeneratedType, GeneratedStruct and GeneratedField are
+// for generated code only, and DumpGenerated is what cmd/mcpgen runs to
+// write it. A package registers its doc comments and precomputed plans from
 // init; registration then uses the comments as descriptions and the plans
 // instead of reflecting over tags.
-type Generated struct {
-	// Docs are doc comments by qualified name: "pkg/path.Func",
-	// "pkg/path.(*Recv).Method", "pkg/path.Recv.Method", "pkg/path.Type"
-	// and "pkg/path.Type.Field".
-	Docs map[string]string
-	// Types are the precomputed plans.
-	Types []GeneratedType
-}
 
-// GeneratedType is the precomputed plan of one argument or result type.
+// GeneratedType is the precomputed data of one argument or result type, for
+// generated code.
 type GeneratedType struct {
 	Type reflect.Type
-	// Fingerprint identifies the type's shape and tags when the plan was
+	// Fingerprint identifies the type's shape and tags when the data was
 	// generated; a type changed since falls back to reflection.
 	Fingerprint string
-	// Input is the argument plan, nil for a result type.
-	Input *GeneratedPlan
-	// OutputJSON and Output are the output schema, empty for an argument
-	// type; OutputWrapped reports results sent as {"result": value}.
+	// InputJSON and Input are the published input schema of an argument
+	// type (Input is nil for a result type), and Structs what schema
+	// derivation learned of each struct type it reaches, so the decoder
+	// compiles without reading a tag.
+	InputJSON string
+	Input     *jsonschema.Schema
+	Structs   []GeneratedStruct
+	// OutputJSON and Output are the output schema of a result type;
+	// OutputWrapped reports results sent as {"result": value}.
 	OutputJSON    string
 	Output        *jsonschema.Schema
 	OutputWrapped bool
-	// Load, when set, fills in Input and the output fields the first time
-	// the type is registered. cmd/mcpgen writes one small function per type
-	// so a program builds only the plans it registers, and large generated
-	// files compile quickly.
+	// Load, when set, fills in the fields above the first time the type is
+	// registered. cmd/mcpgen writes one small function per type so a
+	// program builds only the plans it registers, and large generated files
+	// compile quickly.
 	Load func(*GeneratedType)
 }
 
-// GeneratedPlan is a Plan as data: the published schema, and what schema
-// derivation learned of each struct type, so the decoder compiles without
-// reading a tag.
-type GeneratedPlan struct {
-	SchemaJSON string
-	Schema     *jsonschema.Schema
-	Structs    []GeneratedStruct
-}
-
-// GeneratedStruct is one struct type of a [GeneratedPlan].
+// GeneratedStruct is one struct type of a [GeneratedType], for generated
+// code.
 type GeneratedStruct struct {
 	Key       string
 	Schema    *jsonschema.Schema // the struct's own schema, its property template
@@ -71,23 +61,18 @@ type GeneratedStruct struct {
 	Fields    []GeneratedField
 }
 
-// GeneratedField is one property of a [GeneratedStruct].
+// GeneratedField is one property of a [GeneratedStruct], for generated code.
 type GeneratedField struct {
 	Name     string
 	GoName   string
 	Index    []int
 	Required bool
 	Residual string
-	Cross    []GeneratedCross
-}
-
-// GeneratedCross is a cross-field validator rule.
-type GeneratedCross struct {
-	Rule, Other, Raw string
+	Cross    []string // cross-field validator rules, such as "gtfield=Start"
 }
 
 var (
-	docs     sync.Map // qualified name → doc comment
+	docStore sync.Map // qualified name → doc comment
 	docOwner sync.Map // qualified names with docs of their own or of members → true
 	genTypes sync.Map // reflect.Type → *genEntry
 	anyDocs  atomic.Bool
@@ -115,14 +100,16 @@ func loadGenerated(t reflect.Type) (GeneratedType, bool) {
 	return e.g, true
 }
 
-// RegisterGenerated records a package's generated data. It is called from
-// the init function of generated files.
-func RegisterGenerated(g Generated) {
-	if len(g.Docs) > 0 {
+// RegisterGenerated records a package's doc comments, by qualified name
+// ("pkg/path.Func", "pkg/path.(*Recv).Method", "pkg/path.Recv.Method",
+// "pkg/path.Type", "pkg/path.Type.Field"), and the precomputed data of its
+// types. Generated files call it from init.
+func RegisterGenerated(docs map[string]string, types ...GeneratedType) {
+	if len(docs) > 0 {
 		anyDocs.Store(true)
 	}
-	for k, v := range g.Docs {
-		docs.Store(k, v)
+	for k, v := range docs {
+		docStore.Store(k, v)
 		// "pkg/path.Type.Field" makes "pkg/path.Type" and "pkg/path" owners,
 		// so lookups for types without docs stop at one map probe. (A path
 		// whose last element has dots, "gopkg.in/yaml.v3", adds a few
@@ -134,14 +121,14 @@ func RegisterGenerated(g Generated) {
 		}
 		docOwner.Store(k, true)
 	}
-	for _, t := range g.Types {
+	for _, t := range types {
 		genTypes.Store(t.Type, &genEntry{g: t})
 	}
 }
 
-// Doc returns the doc comment registered for a qualified name.
-func Doc(name string) (string, bool) {
-	v, ok := docs.Load(name)
+// docOf returns the doc comment registered for a qualified name.
+func docOf(name string) (string, bool) {
+	v, ok := docStore.Load(name)
 	if !ok {
 		return "", false
 	}
@@ -161,7 +148,7 @@ func FuncDoc(fn any) string {
 	}
 	name := strings.TrimSuffix(f.Name(), "-fm")
 	name = strings.ReplaceAll(name, "[...]", "")
-	d, _ := Doc(name)
+	d, _ := docOf(name)
 	return d
 }
 
@@ -174,7 +161,7 @@ func MethodDoc(t reflect.Type, name string) string {
 		base.PkgPath() + ".(*" + trimArgs(base.Name()) + ")." + name,
 		q + "." + name,
 	} {
-		if d, ok := Doc(k); ok {
+		if d, ok := docOf(k); ok {
 			return d
 		}
 	}
@@ -194,10 +181,6 @@ func trimArgs(name string) string {
 	return name
 }
 
-// DocComments looks doc comments up in the registered generated data, in
-// the form of [Options.Comments]. Registration uses it by default.
-func DocComments(t reflect.Type, field string) string { return generatedComments(t, field) }
-
 // generatedComments looks doc comments up in the registered generated data.
 func generatedComments(t reflect.Type, field string) string {
 	if t.Name() == "" {
@@ -213,7 +196,7 @@ func generatedComments(t reflect.Type, field string) string {
 	if field != "" {
 		key += "." + field
 	}
-	d, _ := Doc(key)
+	d, _ := docOf(key)
 	return d
 }
 
@@ -273,13 +256,16 @@ func typeKey(t reflect.Type) string { return t.PkgPath() + "|" + t.String() }
 // and result types, with the plans and schemas as Go expressions: what
 // cmd/mcpgen embeds in mcpgen_gen.go. Generated code imports invopop's
 // jsonschema as mcpgen_jsonschema, this package as mcpgen_mcpreflect and
-// encoding/json as mcpgen_json. The package's doc comments must be
-// registered (RegisterGenerated with Docs only) first.
+// encoding/json as mcpgen_json, and defines the helpers mcpgen_props and
+// mcpgen_count (see schemaLiteral). The package's doc comments must be registered
+// (RegisterGenerated with docs only) first.
 func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
 	type entry struct {
 		Type        string `json:"type"`
 		Fingerprint string `json:"fingerprint"`
+		InputJSON   string `json:"inputJSON,omitempty"`
 		Input       string `json:"input,omitempty"`
+		Structs     string `json:"structs,omitempty"`
 		OutputJSON  string `json:"outputJSON,omitempty"`
 		Output      string `json:"output,omitempty"`
 		Wrapped     bool   `json:"wrapped,omitempty"`
@@ -299,19 +285,22 @@ func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		b := newBuilder(t, Options{Comments: generatedComments}, false)
+		b := newBuilder(t, Options{comments: generatedComments}, false)
 		p, err := b.plan(t)
 		if err != nil {
 			return err
 		}
-		lit, err := planLiteral(toGenerated(b, p))
+		e := get(t)
+		e.InputJSON = string(p.SchemaJSON)
+		if e.Input, err = schemaLiteral(p.Schema); err == nil {
+			e.Structs, err = structsLiteral(generatedStructs(b))
+		}
 		if err != nil {
 			return fmt.Errorf("mcpreflect: %s: %w", t, err)
 		}
-		get(t).Input = lit
 	}
 	for _, t := range outputs {
-		o, err := buildOutput(t, Options{Comments: generatedComments})
+		o, err := buildOutput(t, Options{comments: generatedComments})
 		if err != nil {
 			return err
 		}
@@ -333,9 +322,10 @@ func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
 	return enc.Encode(out)
 }
 
-// toGenerated turns a derived plan into its generated form.
-func toGenerated(b *builder, p *Plan) *GeneratedPlan {
-	gp := &GeneratedPlan{SchemaJSON: string(p.SchemaJSON), Schema: p.Schema}
+// generatedStructs is what the builder learned of each struct type, in its
+// generated form.
+func generatedStructs(b *builder) []GeneratedStruct {
+	var out []GeneratedStruct
 	keys := make([]reflect.Type, 0, len(b.structs))
 	for st := range b.structs {
 		keys = append(keys, st)
@@ -350,24 +340,20 @@ func toGenerated(b *builder, p *Plan) *GeneratedPlan {
 		for _, f := range info.fields {
 			gf := GeneratedField{Name: f.name, GoName: f.goName, Index: f.index, Required: f.required, Residual: f.residual}
 			for _, c := range f.cross {
-				gf.Cross = append(gf.Cross, GeneratedCross{Rule: c.rule, Other: c.other, Raw: c.raw})
+				gf.Cross = append(gf.Cross, c.raw)
 			}
 			gs.Fields = append(gs.Fields, gf)
 		}
-		gp.Structs = append(gp.Structs, gs)
+		out = append(out, gs)
 	}
-	return gp
+	return out
 }
 
-// planLiteral renders a generated plan as a Go expression.
-func planLiteral(gp *GeneratedPlan) (string, error) {
+// structsLiteral renders generated structs as a Go expression.
+func structsLiteral(structs []GeneratedStruct) (string, error) {
 	var sb strings.Builder
-	root, err := schemaLiteral(gp.Schema)
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(&sb, "&%s.GeneratedPlan{\nSchemaJSON: %s,\nSchema: %s,\nStructs: []%s.GeneratedStruct{\n", litSelfPkg, goQuote(gp.SchemaJSON), root, litSelfPkg)
-	for _, gs := range gp.Structs {
+	fmt.Fprintf(&sb, "[]%s.GeneratedStruct{\n", litSelfPkg)
+	for _, gs := range structs {
 		tmpl, err := schemaLiteral(gs.Schema)
 		if err != nil {
 			return "", err
@@ -389,32 +375,20 @@ func planLiteral(gp *GeneratedPlan) (string, error) {
 				fmt.Fprintf(&sb, ", Residual: %q", f.Residual)
 			}
 			if len(f.Cross) > 0 {
-				sb.WriteString(", Cross: []" + litSelfPkg + ".GeneratedCross{")
-				for _, c := range f.Cross {
-					fmt.Fprintf(&sb, "{Rule: %q, Other: %q, Raw: %q}, ", c.Rule, c.Other, c.Raw)
-				}
-				sb.WriteString("}")
+				fmt.Fprintf(&sb, ", Cross: %#v", f.Cross)
 			}
 			sb.WriteString("},\n")
 		}
 		sb.WriteString("}},\n")
 	}
-	sb.WriteString("},\n}")
+	sb.WriteString("}")
 	return sb.String(), nil
-}
-
-// goQuote quotes s as a raw string literal when it can.
-func goQuote(s string) string {
-	if !strings.ContainsAny(s, "`\r") {
-		return "`" + s + "`"
-	}
-	return strconv.Quote(s)
 }
 
 // generatedPlan returns the precomputed plan of t, or nil when there is
 // none or it is stale.
 func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
-	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
+	if opts.KeepDefs || opts.DeclareDialect || opts.comments != nil {
 		return nil, nil // generated for the default options only
 	}
 	g, ok := loadGenerated(t)
@@ -426,7 +400,7 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 	}
 	b := newBuilder(t, opts, false)
 	types := structTypes(t)
-	for _, gs := range g.Input.Structs {
+	for _, gs := range g.Structs {
 		st, ok := types[gs.Key]
 		if !ok {
 			return nil, nil // the shape changed in a way the fingerprint missed
@@ -444,8 +418,9 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 			if f.schema == nil {
 				return nil, nil
 			}
-			for _, c := range gf.Cross {
-				f.cross = append(f.cross, crossRule{rule: c.Rule, other: c.Other, raw: c.Raw})
+			for _, raw := range gf.Cross {
+				rule, other, _ := strings.Cut(raw, "=")
+				f.cross = append(f.cross, crossRule{rule: rule, other: other, raw: raw})
 			}
 			info.fields = append(info.fields, f)
 		}
@@ -457,12 +432,12 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 	if b.structs[t] == nil {
 		return nil, nil
 	}
-	b.structs[t].schema = g.Input.Schema
-	p, err := b.compilePlan(t, g.Input.Schema)
+	b.structs[t].schema = g.Input
+	p, err := b.compilePlan(t, g.Input)
 	if err != nil {
 		return nil, err
 	}
-	p.SchemaJSON = json.RawMessage(g.Input.SchemaJSON)
+	p.SchemaJSON = json.RawMessage(g.InputJSON)
 	p.Generated = true
 	return p, nil
 }
@@ -495,7 +470,7 @@ func structTypes(t reflect.Type) map[string]reflect.Type {
 // generatedOutput returns the precomputed output schema of t, if it is
 // current.
 func generatedOutput(t reflect.Type, opts Options) (GeneratedType, bool) {
-	if opts.KeepDefs || opts.DeclareDialect || opts.Comments != nil {
+	if opts.KeepDefs || opts.DeclareDialect || opts.comments != nil {
 		return GeneratedType{}, false
 	}
 	g, ok := loadGenerated(t)

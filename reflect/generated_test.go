@@ -31,16 +31,16 @@ type genNode struct {
 // generated file's literals would.
 func generatedFor(t *testing.T, typ reflect.Type) GeneratedType {
 	t.Helper()
-	b := newBuilder(typ, Options{Comments: generatedComments}, false)
+	b := newBuilder(typ, Options{comments: generatedComments}, false)
 	p, err := b.plan(typ)
 	require.NoError(t, err)
-	return GeneratedType{Type: typ, Fingerprint: fingerprint(typ), Input: toGenerated(b, p)}
+	return GeneratedType{Type: typ, Fingerprint: fingerprint(typ), InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(b)}
 }
 
 func TestGeneratedPlan(t *testing.T) {
 	typ := reflect.TypeFor[genArgs]()
 	g := generatedFor(t, typ)
-	RegisterGenerated(Generated{Types: []GeneratedType{g}})
+	RegisterGenerated(nil, g)
 	t.Cleanup(func() { genTypes.Delete(typ) })
 
 	gen, err := generatedPlan(typ, Options{})
@@ -65,13 +65,13 @@ func TestGeneratedPlan(t *testing.T) {
 	// Another shape than the one generated: reflection, not the stale plan.
 	stale := g
 	stale.Fingerprint = "000000000000000000000000"
-	RegisterGenerated(Generated{Types: []GeneratedType{stale}})
+	RegisterGenerated(nil, stale)
 	p, err := generatedPlan(typ, Options{})
 	require.NoError(t, err)
 	assert.Nil(t, p)
 
 	// Generated data is for the default options only.
-	RegisterGenerated(Generated{Types: []GeneratedType{g}})
+	RegisterGenerated(nil, g)
 	p, err = generatedPlan(typ, Options{KeepDefs: true})
 	require.NoError(t, err)
 	assert.Nil(t, p)
@@ -92,12 +92,12 @@ func TestFingerprint(t *testing.T) {
 // over the tags against a generated plan.
 func BenchmarkPlanDerivation(b *testing.B) {
 	typ := reflect.TypeFor[genArgs]()
-	bld := newBuilder(typ, Options{Comments: generatedComments}, false)
+	bld := newBuilder(typ, Options{comments: generatedComments}, false)
 	p, err := bld.plan(typ)
 	if err != nil {
 		b.Fatal(err)
 	}
-	RegisterGenerated(Generated{Types: []GeneratedType{{Type: typ, Fingerprint: fingerprint(typ), Input: toGenerated(bld, p)}}})
+	RegisterGenerated(nil, GeneratedType{Type: typ, Fingerprint: fingerprint(typ), InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(bld)})
 	defer genTypes.Delete(typ)
 	b.Run("path=reflection", func(b *testing.B) {
 		b.ReportAllocs()

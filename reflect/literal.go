@@ -19,21 +19,12 @@ const (
 	litJSONPkg   = "mcpgen_json"
 )
 
-// WithProps sets a schema's properties, in order:
-// WithProps(s, "a", sa, "b", sb). Generated code uses it.
-func WithProps(s *jsonschema.Schema, kv ...any) *jsonschema.Schema {
-	s.Properties = jsonschema.NewProperties()
-	for i := 0; i+1 < len(kv); i += 2 {
-		s.Properties.Set(kv[i].(string), kv[i+1].(*jsonschema.Schema))
-	}
-	return s
-}
-
-// False is the boolean schema false (additionalProperties: false), for
-// generated code.
-func False() *jsonschema.Schema { return jsonschema.FalseSchema }
-
-// schemaLiteral renders s as a Go expression that builds it.
+// schemaLiteral renders s as a Go expression that builds it. Besides the
+// packages above, the expression calls two helpers the generated file
+// defines (cmd/mcpgen writes them):
+//
+//	mcpgen_props(s, "a", sa, "b", sb) // sets s's properties, in order
+//	mcpgen_count(3)                   // a *uint64
 func schemaLiteral(s *jsonschema.Schema) (string, error) {
 	var b strings.Builder
 	err := writeSchemaLiteral(&b, s)
@@ -46,7 +37,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 		return nil
 	}
 	if s == jsonschema.FalseSchema {
-		b.WriteString(litSelfPkg + ".False()")
+		b.WriteString(litSchemaPkg + ".FalseSchema")
 		return nil
 	}
 	if s == jsonschema.TrueSchema {
@@ -54,7 +45,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 		return nil
 	}
 	if s.Properties != nil {
-		b.WriteString(litSelfPkg + ".WithProps(")
+		b.WriteString("mcpgen_props(")
 	}
 	b.WriteString("&" + litSchemaPkg + ".Schema{")
 	var err error
@@ -64,7 +55,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 		}
 	}
 	// children writes the subschema fields of keywords from to to, but
-	// properties: WithProps sets those.
+	// properties: mcpgen_props sets those.
 	children := func(from, to keyword) {
 		for kw := from; kw <= to && err == nil; kw++ {
 			k := &keywords[kw]
@@ -102,7 +93,7 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 	}
 	count := func(name string, v *uint64) {
 		if v != nil {
-			fmt.Fprintf(b, "%s: %s.Count(%d), ", name, litSelfPkg, *v)
+			fmt.Fprintf(b, "%s: mcpgen_count(%d), ", name, *v)
 		}
 	}
 	value := func(name string, v any) {
@@ -201,9 +192,6 @@ func writeSchemaLiteral(b *strings.Builder, s *jsonschema.Schema) error {
 	}
 	return err
 }
-
-// Count returns a pointer to n, for generated code.
-func Count(n uint64) *uint64 { return &n }
 
 // valueLiteral renders a JSON value held in a schema (enum, default, ...)
 // as a Go expression of the same dynamic type.

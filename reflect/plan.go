@@ -13,9 +13,6 @@ import (
 	"github.com/mcpgen/mcpgen/annotations"
 )
 
-// DefaultMaxDepth is the JSON nesting depth a plan accepts unless told otherwise.
-const DefaultMaxDepth = annotations.DefaultMaxDepth
-
 // Plan is the compiled form of one argument type: its published input
 // schema, the tool metadata of its `mcp` tag, and its decoder.
 type Plan struct {
@@ -31,19 +28,20 @@ type Plan struct {
 	// rather than from reflection over the type's tags.
 	Generated bool
 
-	root decoder
+	root    decoder
+	ptrType reflect.Type // *Type, what Decode writes through
 }
 
-// EmptyArgs is the argument type of a function that takes none.
-type EmptyArgs struct{}
+// emptyArgs is the argument type of a function that takes none.
+type emptyArgs struct{}
 
-var emptyArgsType = reflect.TypeFor[EmptyArgs]()
+var emptyArgsType = reflect.TypeFor[emptyArgs]()
 
 // buildPlan derives the plan of t by reflection over its tags, using the
 // doc comments of generated data when the options supply none.
 func buildPlan(t reflect.Type, opts Options) (*Plan, error) {
-	if opts.Comments == nil {
-		opts.Comments = generatedComments
+	if opts.comments == nil {
+		opts.comments = generatedComments
 	}
 	return newBuilder(t, opts, false).plan(t)
 }
@@ -84,7 +82,7 @@ func (b *builder) compilePlan(t reflect.Type, s *jsonschema.Schema) (*Plan, erro
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Type: t, root: dec, Schema: s}
+	p := &Plan{Type: t, root: dec, Schema: s, ptrType: reflect.PointerTo(t)}
 	if meta := b.structs[t].meta; meta != nil {
 		if p.Tool, err = parseMeta(t, meta.tag); err != nil {
 			return nil, err
@@ -117,7 +115,7 @@ func (b *builder) finish(s *jsonschema.Schema) *jsonschema.Schema {
 	}
 	tidy(s)
 	if b.opts.DeclareDialect {
-		s.Version = Dialect
+		s.Version = dialect
 	}
 	return s
 }
@@ -160,15 +158,23 @@ func parseMeta(t reflect.Type, tag string) (annotations.Tool, error) {
 
 var statePool = sync.Pool{New: func() any { return new(decodeState) }}
 
-// Decode decodes and checks raw JSON arguments into *dst, which must point at
-// a value of p.Type. It returns a *ArgumentsError listing every violation, or
-// a *SyntaxError for malformed JSON. Empty input means no arguments.
-func (p *Plan) Decode(data []byte, dst unsafe.Pointer) error {
-	return p.DecodeDepth(data, dst, DefaultMaxDepth)
+// Decode decodes and checks raw JSON arguments into dst, which must be a
+// non-nil pointer to a value of p.Type. It reports every violation at once
+// as a *ArgumentsError; any other error means the arguments are not
+// well-formed JSON (a protocol error, not a tool result). Empty input or
+// null means no arguments. Nesting deeper than maxDepth is a violation;
+// maxDepth 0 means annotations.DefaultMaxDepth.
+func (p *Plan) Decode(data []byte, dst any, maxDepth int) error {
+	if reflect.TypeOf(dst) != p.ptrType {
+		return fmt.Errorf("mcpreflect: Decode into %T, want %v", dst, p.ptrType)
+	}
+	if maxDepth <= 0 {
+		maxDepth = annotations.DefaultMaxDepth
+	}
+	return p.decode(data, reflect.ValueOf(dst).UnsafePointer(), maxDepth)
 }
 
-// DecodeDepth is Decode with a nesting limit.
-func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err error) {
+func (p *Plan) decode(data []byte, dst unsafe.Pointer, maxDepth int) (err error) {
 	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
 		data = []byte("{}")
 	}
@@ -177,13 +183,13 @@ func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err e
 	defer func() {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
-			case *SyntaxError:
+			case *syntaxError:
 				err = e
 			case errTooDeep:
 				// Deeper than the limit: the rest was not read. Malformed
 				// JSON is still a protocol error, not an argument one.
 				if !json.Valid(data) {
-					err = &SyntaxError{Offset: d.pos, Msg: "malformed JSON (found past the nesting limit)"}
+					err = &syntaxError{Offset: d.pos, Msg: "malformed JSON (found past the nesting limit)"}
 				} else {
 					err = &ArgumentsError{Violations: d.sortedErrs()}
 				}
@@ -204,11 +210,4 @@ func (p *Plan) DecodeDepth(data []byte, dst unsafe.Pointer, maxDepth int) (err e
 		return &ArgumentsError{Violations: d.sortedErrs()}
 	}
 	return nil
-}
-
-// DecodeValue decodes raw arguments into a new value of p.Type and returns a
-// pointer to it.
-func (p *Plan) DecodeValue(data []byte) (reflect.Value, error) {
-	v := reflect.New(p.Type)
-	return v, p.Decode(data, v.UnsafePointer())
 }

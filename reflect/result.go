@@ -24,6 +24,7 @@ const (
 	outImage                     // image.Image: a PNG image block
 	outDynamic                   // an interface: decided per value
 	outStructured                // anything else: structuredContent plus its JSON as text
+	outJSON                      // anything else, without an output schema: its JSON as text
 )
 
 var (
@@ -45,14 +46,15 @@ type Output struct {
 	// {"result": value} (clients of the 2025-11-25 revision require an object).
 	Wrapped bool
 
-	kind outKind
+	kind     outKind
+	noSchema bool // Options.NoOutputSchema: never structuredContent
 }
 
-// ErrNilResult is returned by [Output.Result] for a nil pointer result.
-var ErrNilResult = errors.New("the tool returned a nil result and no error")
+// errNilResult is returned by [Output.Result] for a nil pointer result.
+var errNilResult = errors.New("the tool returned a nil result and no error")
 
 func buildOutput(t reflect.Type, opts Options) (*Output, error) {
-	o := &Output{Type: t}
+	o := &Output{Type: t, noSchema: opts.NoOutputSchema}
 	switch {
 	case t == nil:
 		o.kind = outNone
@@ -68,14 +70,16 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		o.kind = outImage
 	case t.Kind() == reflect.Interface:
 		o.kind = outDynamic
+	case opts.NoOutputSchema:
+		o.kind = outJSON
 	default:
 		o.kind = outStructured
 		if g, ok := generatedOutput(t, opts); ok {
 			o.Schema, o.SchemaJSON, o.Wrapped = g.Output, json.RawMessage(g.OutputJSON), g.OutputWrapped
 			return o, nil
 		}
-		if opts.Comments == nil {
-			opts.Comments = generatedComments
+		if opts.comments == nil {
+			opts.comments = generatedComments
 		}
 		b := newBuilder(baseType(t), opts, true)
 		s, err := b.schemaFor(t)
@@ -101,18 +105,27 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 	return o, nil
 }
 
-// Structured reports whether results carry structuredContent.
-func (o *Output) Structured() bool { return o.kind == outStructured }
-
-// Result turns a function's result into a tool result.
+// Result turns a function's result into a tool result: content as it is,
+// anything else as structuredContent (when the output has a schema) and its
+// JSON as text.
 func (o *Output) Result(v any) (*mcp.CallToolResult, error) {
 	switch o.kind {
 	case outNone:
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	case outStructured:
 		return o.structured(v)
+	case outJSON:
+		b, err := marshalResult(v)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 	}
-	return contentResult(v)
+	res, err := contentResult(v)
+	if o.noSchema && res != nil {
+		res.StructuredContent = nil
+	}
+	return res, err
 }
 
 // contentResult maps a value to content by its dynamic type.
@@ -122,7 +135,7 @@ func contentResult(v any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	case *mcp.CallToolResult:
 		if x == nil {
-			return nil, ErrNilResult
+			return nil, errNilResult
 		}
 		if x.Content == nil {
 			x.Content = []mcp.Content{}
@@ -130,7 +143,7 @@ func contentResult(v any) (*mcp.CallToolResult, error) {
 		return x, nil
 	case mcp.Content:
 		if isNilPointer(x) {
-			return nil, ErrNilResult
+			return nil, errNilResult
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{x}}, nil
 	case []mcp.Content:
@@ -139,7 +152,7 @@ func contentResult(v any) (*mcp.CallToolResult, error) {
 		}
 		return &mcp.CallToolResult{Content: x}, nil
 	case image.Image:
-		c, err := PNG(x)
+		c, err := pngContent(x)
 		if err != nil {
 			return nil, err
 		}
@@ -172,30 +185,12 @@ func isNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
-// TextResult is Result for a tool published without an output schema: no
-// structuredContent, and a value that is not content is sent as its own
-// JSON in a text block (never wrapped as {"result": ...}).
-func (o *Output) TextResult(v any) (*mcp.CallToolResult, error) {
-	if o.kind == outStructured {
-		b, err := marshalResult(v)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
-	}
-	res, err := o.Result(v)
-	if res != nil {
-		res.StructuredContent = nil
-	}
-	return res, err
-}
-
 // marshalResult is the JSON of a structured result: a nil slice or map is
 // empty, not null.
 func marshalResult(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
-		return nil, ErrNilResult
+		return nil, errNilResult
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -229,8 +224,8 @@ func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
 	}, nil
 }
 
-// PNG encodes an image as a PNG image content block.
-func PNG(img image.Image) (*mcp.ImageContent, error) {
+// pngContent encodes an image as a PNG image content block.
+func pngContent(img image.Image) (*mcp.ImageContent, error) {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("encode PNG: %w", err)

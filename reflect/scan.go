@@ -138,7 +138,7 @@ func (d *decodeState) sortedErrs() []Violation {
 }
 
 func (d *decodeState) syntax(msg string) {
-	panic(&SyntaxError{Offset: d.pos, Msg: msg})
+	panic(&syntaxError{Offset: d.pos, Msg: msg})
 }
 
 func (d *decodeState) ws() {

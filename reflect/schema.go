@@ -25,13 +25,20 @@ type Options struct {
 	// DeclareDialect adds "$schema": "https://json-schema.org/draft/2020-12/schema"
 	// to the root of the schema.
 	DeclareDialect bool
-	// Comments, when set, supplies doc comments: Comments(t, "") for a type,
-	// Comments(t, "Field") for a field. A tag always wins over a comment.
-	Comments func(t reflect.Type, field string) string
+	// NoOutputSchema makes an Output publish no schema: its results carry
+	// no structuredContent, and a value that is not content is sent as its
+	// JSON in a text block.
+	NoOutputSchema bool
+
+	// comments supplies doc comments: comments(t, "") for a type,
+	// comments(t, "Field") for a field. A tag always wins over a comment.
+	// Unset, they come from generated data; set, the plan is derived by
+	// reflection and not cached.
+	comments func(t reflect.Type, field string) string
 }
 
-// Dialect is the JSON Schema dialect mcpgen produces.
-const Dialect = "https://json-schema.org/draft/2020-12/schema"
+// dialect is the JSON Schema dialect mcpgen produces.
+const dialect = "https://json-schema.org/draft/2020-12/schema"
 
 var (
 	timeType        = reflect.TypeFor[time.Time]()
@@ -143,7 +150,7 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 				}
 				return &jsonschema.Schema{}, nil
 			}
-			return nil, &DefinitionError{Type: typeString(t), Msg: "implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method", Err: ErrUnsupported}
+			return nil, &DefinitionError{Type: typeString(t), Msg: "implements json.Unmarshaler, so mcpgen cannot know what JSON it accepts: add a JSONSchema() *jsonschema.Schema method", Err: errUnsupported}
 		}
 		if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textUnmarshaler) {
 			return &jsonschema.Schema{Type: "string"}, nil
@@ -178,7 +185,7 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 		case isUintKind(k.Kind()):
 			s.PropertyNames = &jsonschema.Schema{Type: "string", Pattern: `^[0-9]+$`}
 		default:
-			return nil, &DefinitionError{Type: typeString(t), Msg: "map keys must be strings or integers (JSON object keys are strings)", Err: ErrUnsupported}
+			return nil, &DefinitionError{Type: typeString(t), Msg: "map keys must be strings or integers (JSON object keys are strings)", Err: errUnsupported}
 		}
 	case reflect.Interface:
 		if b.output {
@@ -195,7 +202,7 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		s = numberSchema(t.Kind())
 	default:
-		return nil, &DefinitionError{Type: typeString(t), Msg: fmt.Sprintf("a %s cannot be sent as JSON", t.Kind()), Err: ErrUnsupported}
+		return nil, &DefinitionError{Type: typeString(t), Msg: fmt.Sprintf("a %s cannot be sent as JSON", t.Kind()), Err: errUnsupported}
 	}
 	b.extend(t, s)
 	return s, nil
@@ -363,8 +370,8 @@ func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
 		errs = append(errs, err)
 	}
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
-	if b.opts.Comments != nil {
-		s.Description = b.opts.Comments(t, "")
+	if b.opts.comments != nil {
+		s.Description = b.opts.comments(t, "")
 	}
 	for _, f := range fields {
 		if err := b.fieldSchema(t, f); err != nil {
@@ -464,7 +471,7 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				continue
 			}
 			if jt.asString {
-				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: ErrUnsupported})
+				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: errUnsupported})
 				continue
 			}
 			name := jt.name
@@ -592,8 +599,8 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		}
 		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
 	}
-	if b.opts.Comments != nil {
-		if c := b.opts.Comments(f.decl, f.declName); c != "" {
+	if b.opts.comments != nil {
+		if c := b.opts.comments(f.decl, f.declName); c != "" {
 			s.Description = c
 		}
 	}

@@ -20,7 +20,7 @@ func decodeInto[T any](t *testing.T, doc string) (T, error) {
 		t.Fatal(err)
 	}
 	var v T
-	err = p.Decode([]byte(doc), reflect.ValueOf(&v).UnsafePointer())
+	err = p.Decode([]byte(doc), &v, 0)
 	return v, err
 }
 
@@ -45,7 +45,7 @@ func wantViolations(t *testing.T, err error, want ...Violation) {
 }
 
 func TestNoArgumentsSchema(t *testing.T) {
-	for _, rt := range []reflect.Type{nil, tf[EmptyArgs](), tf[ZooNoArgs](), tf[*ZooNoArgs]()} {
+	for _, rt := range []reflect.Type{nil, tf[emptyArgs](), tf[ZooNoArgs](), tf[*ZooNoArgs]()} {
 		p, err := PlanFor(rt, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -221,9 +221,9 @@ func TestPathsQuoteOddKeys(t *testing.T) {
 func TestSyntaxErrors(t *testing.T) {
 	for _, doc := range []string{`{"q":`, `{"q":"x"} x`, `{"q":'x'}`, `{"q":"x",}`, `[1,]`} {
 		_, err := decodeInto[ZooHintsReadOnly](t, doc)
-		var se *SyntaxError
+		var se *syntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("Decode(%s): want *SyntaxError, got %v", doc, err)
+			t.Errorf("Decode(%s): want *syntaxError, got %v", doc, err)
 		}
 	}
 }
@@ -238,10 +238,10 @@ func TestMaxDepth(t *testing.T) {
 		doc = `{"value":0,"children":[` + doc + `]}`
 	}
 	var v ZooTree
-	if err := p.DecodeDepth([]byte(doc), reflect.ValueOf(&v).UnsafePointer(), 32); err != nil {
+	if err := p.Decode([]byte(doc), &v, 32); err != nil {
 		t.Fatalf("depth 21 under a limit of 32: %v", err)
 	}
-	err = p.DecodeDepth([]byte(doc), reflect.ValueOf(&v).UnsafePointer(), 8)
+	err = p.Decode([]byte(doc), &v, 8)
 	var ae *ArgumentsError
 	if !errors.As(err, &ae) || len(ae.Violations) != 1 || ae.Violations[0].Rule != "maxDepth" {
 		t.Errorf("over the limit: %v", err)
@@ -303,12 +303,12 @@ func TestOutputResults(t *testing.T) {
 		t.Errorf("nil slice: %s", r.StructuredContent)
 	}
 	o, _ = OutputFor(tf[*ZooResult](), Options{})
-	if _, err := o.Result((*ZooResult)(nil)); !errors.Is(err, ErrNilResult) {
+	if _, err := o.Result((*ZooResult)(nil)); !errors.Is(err, errNilResult) {
 		t.Errorf("nil pointer: %v", err)
 	}
 	o, _ = OutputFor(tf[string](), Options{})
 	r, _ = o.Result("hi")
-	if o.Structured() || r.StructuredContent != nil || r.Content[0].(*mcp.TextContent).Text != "hi" {
+	if o.SchemaJSON != nil || r.StructuredContent != nil || r.Content[0].(*mcp.TextContent).Text != "hi" {
 		t.Errorf("string result: %+v", r)
 	}
 }
@@ -375,7 +375,7 @@ func TestDocsClaims(t *testing.T) {
 			B string `json:"b" jsonschema_description:"from the tag"`
 			C string `json:"c" jsonschema_description:"from the tag" jsonschema:"description=from jsonschema"`
 		}
-		p, err := PlanFor(tf[args](), Options{Comments: func(_ reflect.Type, f string) string { return "comment of " + f }})
+		p, err := PlanFor(tf[args](), Options{comments: func(_ reflect.Type, f string) string { return "comment of " + f }})
 		if err != nil {
 			t.Fatal(err)
 		}

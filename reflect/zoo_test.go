@@ -586,7 +586,7 @@ func goldenDoc(t *testing.T, e zooEntry) []byte {
 		} else {
 			field("output", []byte("null"))
 		}
-		field("structured", []byte(boolJSON(o.Structured())))
+		field("structured", []byte(boolJSON(o.kind == outStructured)))
 		field("wrapped", []byte(boolJSON(o.Wrapped)))
 	}
 	b.WriteString("\n}\n")

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"reflect"
 	"testing"
 
+	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -35,23 +37,53 @@ var (
 // back to reflection), and that they publish exactly what reflection over
 // the same doc comments does.
 func TestGeneratedPlans(t *testing.T) {
+	// What reflection derives now, with the same doc comments.
+	var dump bytes.Buffer
+	require.NoError(t, mcpreflect.DumpGenerated(&dump, demoArgTypes, demoResultTypes))
+	var entries []struct {
+		Type       string `json:"type"`
+		InputJSON  string `json:"inputJSON"`
+		OutputJSON string `json:"outputJSON"`
+	}
+	require.NoError(t, json.Unmarshal(dump.Bytes(), &entries))
+	refl := map[string][2]string{}
+	for _, e := range entries {
+		refl[e.Type] = [2]string{e.InputJSON, e.OutputJSON}
+	}
+	cache := mcpreflect.DefaultCache()
 	for _, typ := range demoArgTypes {
-		gen, err := mcpreflect.PlanFor(typ, mcpreflect.Options{})
+		gen, err := cache.Plan(typ, mcpreflect.Options{})
 		require.NoError(t, err)
 		assert.True(t, gen.Generated, "%s: the generated plan is used; run go generate ./cmd/mcpgen-demo", typ)
-		refl, err := mcpreflect.PlanFor(typ, mcpreflect.Options{Comments: mcpreflect.DocComments})
-		require.NoError(t, err)
-		require.False(t, refl.Generated)
-		assert.Equal(t, string(refl.SchemaJSON), string(gen.SchemaJSON), typ.String())
-		assert.Equal(t, refl.Tool, gen.Tool, typ.String())
+		assert.Equal(t, refl[typ.String()][0], string(gen.SchemaJSON), typ.String())
+		described(t, typ.String(), gen.Schema)
 	}
 	for _, typ := range demoResultTypes {
-		gen, err := mcpreflect.OutputFor(typ, mcpreflect.Options{})
-		require.NoError(t, err)
-		refl, err := mcpreflect.OutputFor(typ, mcpreflect.Options{Comments: mcpreflect.DocComments})
+		gen, err := cache.Output(typ, mcpreflect.Options{})
 		require.NoError(t, err)
 		assert.NotEmpty(t, gen.SchemaJSON, typ.String())
-		assert.Equal(t, string(refl.SchemaJSON), string(gen.SchemaJSON), typ.String())
+		assert.Equal(t, refl[typ.String()][1], string(gen.SchemaJSON), typ.String())
+		described(t, typ.String(), gen.Schema)
+	}
+}
+
+// described checks that every object of a schema, and every property, has
+// a description: the doc comments of the types and fields.
+func described(t *testing.T, path string, s *jsonschema.Schema) {
+	t.Helper()
+	if s == nil {
+		return
+	}
+	if s.Items != nil {
+		described(t, path+"[]", s.Items)
+	}
+	if s.Properties == nil {
+		return
+	}
+	assert.NotEmpty(t, s.Description, "%s has no doc comment", path)
+	for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+		assert.NotEmpty(t, p.Value.Description, "%s.%s has no doc comment", path, p.Key)
+		described(t, path+"."+p.Key, p.Value)
 	}
 }
 
@@ -118,7 +150,8 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 		assert.Equal(t, docs[name]+" It runs without asking: make sure the user wants it.", tl.Description, name)
 	}
 
-	// Every field's description is its doc comment: no tag repeats it.
+	// Every field's description is its doc comment (TestGeneratedPlans): no
+	// tag repeats it.
 	seen := map[reflect.Type]bool{}
 	var walk func(reflect.Type)
 	walk = func(typ reflect.Type) {
@@ -129,7 +162,6 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 			return
 		}
 		seen[typ] = true
-		assert.NotEmpty(t, mcpreflect.DocComments(typ, ""), "%s has no doc comment", typ)
 		for i := 0; i < typ.NumField(); i++ {
 			f := typ.Field(i)
 			if f.Name == "_" {
@@ -138,7 +170,6 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 			_, hasDesc := f.Tag.Lookup("jsonschema_description")
 			assert.False(t, hasDesc, "%s.%s: a jsonschema_description tag; write a doc comment", typ, f.Name)
 			assert.NotContains(t, f.Tag.Get("jsonschema"), "description=", "%s.%s", typ, f.Name)
-			assert.NotEmpty(t, mcpreflect.DocComments(typ, f.Name), "%s.%s has no doc comment", typ, f.Name)
 			walk(f.Type)
 		}
 	}

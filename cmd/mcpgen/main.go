@@ -539,9 +539,9 @@ func (a *analysis) dump(dir string) ([]byte, error) {
 	if a.docsLiteral(&docs) {
 		pkgVarDecl(&hook)
 	}
-	hook.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{Docs: ")
+	hook.WriteString("\tmcpgen_mcpreflect.RegisterGenerated(")
 	hook.Write(docs.Bytes())
-	hook.WriteString("})\n\terr := mcpgen_mcpreflect.DumpGenerated(mcpgen_os.Stdout, ")
+	hook.WriteString(")\n\terr := mcpgen_mcpreflect.DumpGenerated(mcpgen_os.Stdout, ")
 	a.typeList(&hook, a.inputs)
 	hook.WriteString(", ")
 	a.typeList(&hook, a.outputs)
@@ -599,7 +599,9 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 	var entries []struct {
 		Type        string `json:"type"`
 		Fingerprint string `json:"fingerprint"`
+		InputJSON   string `json:"inputJSON"`
 		Input       string `json:"input"`
+		Structs     string `json:"structs"`
 		OutputJSON  string `json:"outputJSON"`
 		Output      string `json:"output"`
 		Wrapped     bool   `json:"wrapped"`
@@ -641,9 +643,9 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 	// the plans it registers, and the compiler sees many small functions
 	// instead of one enormous literal.
 	var body, loaders bytes.Buffer
-	body.WriteString("func init() {\n\tmcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{\n\t\tDocs: ")
+	body.WriteString("func init() {\n\tmcpgen_mcpreflect.RegisterGenerated(\n\t\t")
 	usesPkgVar := a.docsLiteral(&body)
-	body.WriteString(",\n\t\tTypes: []mcpgen_mcpreflect.GeneratedType{\n")
+	body.WriteString(",\n")
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Type < entries[j].Type })
 	for i, e := range entries {
 		expr, ok := exprs[e.Type]
@@ -651,17 +653,17 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 			return nil, fmt.Errorf("derived schema for unknown type %s", e.Type)
 		}
 		load := fmt.Sprintf("mcpgen_load%d", i)
-		fmt.Fprintf(&body, "\t\t\t{Type: mcpgen_reflect.TypeFor[%s](), Fingerprint: %q, Load: %s},\n", expr, e.Fingerprint, load)
+		fmt.Fprintf(&body, "\t\tmcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[%s](), Fingerprint: %q, Load: %s},\n", expr, e.Fingerprint, load)
 		fmt.Fprintf(&loaders, "\n// %s builds the generated data of %s.\nfunc %s(g *mcpgen_mcpreflect.GeneratedType) {\n", load, expr, load)
 		if e.Input != "" {
-			input := e.Input
-			if a.isCommand() && strings.Contains(input, `{Key: "main|`) {
+			structs := e.Structs
+			if a.isCommand() && strings.Contains(structs, `{Key: "main|`) {
 				// A struct's key starts with reflect's PkgPath, "main"
 				// when the dump ran.
-				input = strings.ReplaceAll(input, `{Key: "main|`, `{Key: `+pkgVar+` + "|`)
+				structs = strings.ReplaceAll(structs, `{Key: "main|`, `{Key: `+pkgVar+` + "|`)
 				usesPkgVar = true
 			}
-			fmt.Fprintf(&loaders, "\tg.Input = %s\n", input)
+			fmt.Fprintf(&loaders, "\tg.InputJSON = %s\n\tg.Input = %s\n\tg.Structs = %s\n", goString(e.InputJSON), e.Input, structs)
 		}
 		if e.Output != "" {
 			fmt.Fprintf(&loaders, "\tg.OutputJSON = %s\n\tg.Output = %s\n", goString(e.OutputJSON), e.Output)
@@ -671,18 +673,43 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 		}
 		loaders.WriteString("}\n")
 	}
-	body.WriteString("\t\t},\n\t})\n}\n")
+	body.WriteString("\t)\n}\n")
 	if usesPkgVar {
 		b.WriteString("// " + pkgVar + " is this package's path as the running program sees it.\nvar " + pkgVar + " = mcpgen_reflect.TypeFor[mcpgen_here]().PkgPath()\n\ntype mcpgen_here struct{}\n\n")
 	}
 	b.Write(body.Bytes())
 	b.Write(loaders.Bytes())
+	if strings.Contains(joined, "mcpgen_props(") {
+		b.WriteString(propsHelper)
+	}
+	if strings.Contains(joined, "mcpgen_count(") {
+		b.WriteString(countHelper)
+	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("formatting: %w\n%s", err, b.String())
 	}
 	return src, nil
 }
+
+// The helpers the schema literals of generated code call (see
+// mcpreflect's DumpGenerated).
+const (
+	propsHelper = `
+// mcpgen_props sets a schema's properties, in order: mcpgen_props(s, "a", sa, "b", sb).
+func mcpgen_props(s *mcpgen_jsonschema.Schema, kv ...any) *mcpgen_jsonschema.Schema {
+	s.Properties = mcpgen_jsonschema.NewProperties()
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.Properties.Set(kv[i].(string), kv[i+1].(*mcpgen_jsonschema.Schema))
+	}
+	return s
+}
+`
+	countHelper = `
+// mcpgen_count returns a pointer to n.
+func mcpgen_count(n uint64) *uint64 { return &n }
+`
+)
 
 // reflectString renders t as reflect.Type.String() does: package names, not
 // paths.

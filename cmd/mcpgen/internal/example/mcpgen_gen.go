@@ -11,8 +11,8 @@ import (
 )
 
 func init() {
-	mcpgen_mcpreflect.RegisterGenerated(mcpgen_mcpreflect.Generated{
-		Docs: map[string]string{
+	mcpgen_mcpreflect.RegisterGenerated(
+		map[string]string{
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.(*Calendar).CancelEvent": "Cancels an event. Cancelling it twice does nothing more.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.Calendar.Count":          "Returns how many events the calendar holds.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example.CancelArgs":              "CancelArgs are the arguments of cancel_event.",
@@ -33,60 +33,66 @@ func init() {
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Range.From":       "From is the start of the range, inclusive.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Range.To":         "To is the end of the range, exclusive.",
 		},
-		Types: []mcpgen_mcpreflect.GeneratedType{
-			{Type: mcpgen_reflect.TypeFor[[]Event](), Fingerprint: "48098ba18679eeb937d6b2ea", Load: mcpgen_load0},
-			{Type: mcpgen_reflect.TypeFor[CancelArgs](), Fingerprint: "92c59a5510e154f123775cf7", Load: mcpgen_load1},
-			{Type: mcpgen_reflect.TypeFor[FindArgs](), Fingerprint: "cb7fac98e07f92ba52b7b875", Load: mcpgen_load2},
-			{Type: mcpgen_reflect.TypeFor[int](), Fingerprint: "8c8ef3c682135bc341d5d133", Load: mcpgen_load3},
-		},
-	})
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[[]Event](), Fingerprint: "48098ba18679eeb937d6b2ea", Load: mcpgen_load0},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[CancelArgs](), Fingerprint: "92c59a5510e154f123775cf7", Load: mcpgen_load1},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[FindArgs](), Fingerprint: "cb7fac98e07f92ba52b7b875", Load: mcpgen_load2},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[int](), Fingerprint: "8c8ef3c682135bc341d5d133", Load: mcpgen_load3},
+	)
 }
 
 // mcpgen_load0 builds the generated data of []Event.
 func mcpgen_load0(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"result":{"items":{"properties":{"id":{"type":"string","description":"ID identifies the event."},"title":{"type":"string","description":"Title is what the event is called."}},"additionalProperties":false,"type":"object","required":["id","title"],"description":"Event is one calendar event."},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}`
-	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"result"}}, "result", &mcpgen_jsonschema.Schema{Items: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id", "title"}, Description: "Event is one calendar event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID identifies the event."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "Title is what the event is called."}), Type: "array"})
+	g.Output = mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"result"}}, "result", &mcpgen_jsonschema.Schema{Items: mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"id", "title"}, Description: "Event is one calendar event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID identifies the event."}, "title", &mcpgen_jsonschema.Schema{Type: "string", Description: "Title is what the event is called."}), Type: "array"})
 	g.OutputWrapped = true
 }
 
 // mcpgen_load1 builds the generated data of CancelArgs.
 func mcpgen_load1(g *mcpgen_mcpreflect.GeneratedType) {
-	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
-		SchemaJSON: `{"properties":{"id":{"type":"string","description":"ID is the event to cancel."}},"additionalProperties":false,"type":"object","required":["id"],"description":"CancelArgs are the arguments of cancel_event."}`,
-		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "CancelArgs are the arguments of cancel_event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID is the event to cancel."}),
-		Structs: []mcpgen_mcpreflect.GeneratedStruct{
-			{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example|example.CancelArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"id"}, Description: "CancelArgs are the arguments of cancel_event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID is the event to cancel."}), HasMeta: true, Meta: "destructive,idempotent", Fields: []mcpgen_mcpreflect.GeneratedField{
-				{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
-			}},
-		},
+	g.InputJSON = `{"properties":{"id":{"type":"string","description":"ID is the event to cancel."}},"additionalProperties":false,"type":"object","required":["id"],"description":"CancelArgs are the arguments of cancel_event."}`
+	g.Input = mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"id"}, Description: "CancelArgs are the arguments of cancel_event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID is the event to cancel."})
+	g.Structs = []mcpgen_mcpreflect.GeneratedStruct{
+		{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example|example.CancelArgs", Schema: mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"id"}, Description: "CancelArgs are the arguments of cancel_event."}, "id", &mcpgen_jsonschema.Schema{Type: "string", Description: "ID is the event to cancel."}), HasMeta: true, Meta: "destructive,idempotent", Fields: []mcpgen_mcpreflect.GeneratedField{
+			{Name: "id", GoName: "ID", Index: []int{1}, Required: true},
+		}},
 	}
 }
 
 // mcpgen_load2 builds the generated data of FindArgs.
 func mcpgen_load2(g *mcpgen_mcpreflect.GeneratedType) {
-	g.Input = &mcpgen_mcpreflect.GeneratedPlan{
-		SchemaJSON: `{"properties":{"query":{"type":"string","minLength":2,"description":"Query is matched against event titles."},"kinds":{"items":{"type":"string","enum":["meeting","call"]},"type":"array","description":"Kinds limits the search to these kinds of event."},"when":{"properties":{"from":{"type":"string","format":"date-time","description":"From is the start of the range, inclusive."},"to":{"type":"string","format":"date-time","description":"To is the end of the range, exclusive."}},"additionalProperties":false,"type":"object","required":["from"],"description":"When limits the search to a time range."},"page":{"type":"integer","maximum":9223372036854775807,"minimum":1,"description":"Page is the page number, from 1.","default":1},"size":{"type":"integer","maximum":100,"minimum":-9223372036854775808,"description":"Size is the page size."},"note":{"type":"string","description":"from the tag"}},"additionalProperties":false,"type":"object","required":["query"],"description":"FindArgs are the arguments of find_events."}`,
-		Schema:     mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "FindArgs are the arguments of find_events."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MinLength: mcpgen_mcpreflect.Count(2), Description: "Query is matched against event titles."}, "kinds", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"meeting", "call"}}, Type: "array", Description: "Kinds limits the search to these kinds of event."}, "when", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), "page", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "1", Description: "Page is the page number, from 1.", Default: int64(1)}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "100", Minimum: "-9223372036854775808", Description: "Size is the page size."}, "note", &mcpgen_jsonschema.Schema{Type: "string", Description: "from the tag"}),
-		Structs: []mcpgen_mcpreflect.GeneratedStruct{
-			{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared|shared.Range", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), Fields: []mcpgen_mcpreflect.GeneratedField{
-				{Name: "from", GoName: "From", Index: []int{0}, Required: true},
-				{Name: "to", GoName: "To", Index: []int{1}},
-			}},
-			{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example|example.FindArgs", Schema: mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"query"}, Description: "FindArgs are the arguments of find_events."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MinLength: mcpgen_mcpreflect.Count(2), Description: "Query is matched against event titles."}, "kinds", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"meeting", "call"}}, Type: "array", Description: "Kinds limits the search to these kinds of event."}, "when", mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), "page", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "1", Description: "Page is the page number, from 1.", Default: int64(1)}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "100", Minimum: "-9223372036854775808", Description: "Size is the page size."}, "note", &mcpgen_jsonschema.Schema{Type: "string", Description: "from the tag"}), HasMeta: true, Meta: "title=Find events,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
-				{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
-				{Name: "kinds", GoName: "Kinds", Index: []int{2}},
-				{Name: "when", GoName: "When", Index: []int{3}},
-				{Name: "page", GoName: "Paging.Page", Index: []int{4, 0}},
-				{Name: "size", GoName: "Paging.Size", Index: []int{4, 1}},
-				{Name: "note", GoName: "Note", Index: []int{5}},
-			}},
-		},
+	g.InputJSON = `{"properties":{"query":{"type":"string","minLength":2,"description":"Query is matched against event titles."},"kinds":{"items":{"type":"string","enum":["meeting","call"]},"type":"array","description":"Kinds limits the search to these kinds of event."},"when":{"properties":{"from":{"type":"string","format":"date-time","description":"From is the start of the range, inclusive."},"to":{"type":"string","format":"date-time","description":"To is the end of the range, exclusive."}},"additionalProperties":false,"type":"object","required":["from"],"description":"When limits the search to a time range."},"page":{"type":"integer","maximum":9223372036854775807,"minimum":1,"description":"Page is the page number, from 1.","default":1},"size":{"type":"integer","maximum":100,"minimum":-9223372036854775808,"description":"Size is the page size."},"note":{"type":"string","description":"from the tag"}},"additionalProperties":false,"type":"object","required":["query"],"description":"FindArgs are the arguments of find_events."}`
+	g.Input = mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"query"}, Description: "FindArgs are the arguments of find_events."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MinLength: mcpgen_count(2), Description: "Query is matched against event titles."}, "kinds", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"meeting", "call"}}, Type: "array", Description: "Kinds limits the search to these kinds of event."}, "when", mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), "page", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "1", Description: "Page is the page number, from 1.", Default: int64(1)}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "100", Minimum: "-9223372036854775808", Description: "Size is the page size."}, "note", &mcpgen_jsonschema.Schema{Type: "string", Description: "from the tag"})
+	g.Structs = []mcpgen_mcpreflect.GeneratedStruct{
+		{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared|shared.Range", Schema: mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), Fields: []mcpgen_mcpreflect.GeneratedField{
+			{Name: "from", GoName: "From", Index: []int{0}, Required: true},
+			{Name: "to", GoName: "To", Index: []int{1}},
+		}},
+		{Key: "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example|example.FindArgs", Schema: mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"query"}, Description: "FindArgs are the arguments of find_events."}, "query", &mcpgen_jsonschema.Schema{Type: "string", MinLength: mcpgen_count(2), Description: "Query is matched against event titles."}, "kinds", &mcpgen_jsonschema.Schema{Items: &mcpgen_jsonschema.Schema{Type: "string", Enum: []any{"meeting", "call"}}, Type: "array", Description: "Kinds limits the search to these kinds of event."}, "when", mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"from"}, Description: "When limits the search to a time range."}, "from", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "From is the start of the range, inclusive."}, "to", &mcpgen_jsonschema.Schema{Type: "string", Format: "date-time", Description: "To is the end of the range, exclusive."}), "page", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "1", Description: "Page is the page number, from 1.", Default: int64(1)}, "size", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "100", Minimum: "-9223372036854775808", Description: "Size is the page size."}, "note", &mcpgen_jsonschema.Schema{Type: "string", Description: "from the tag"}), HasMeta: true, Meta: "title=Find events,readOnly", Fields: []mcpgen_mcpreflect.GeneratedField{
+			{Name: "query", GoName: "Query", Index: []int{1}, Required: true},
+			{Name: "kinds", GoName: "Kinds", Index: []int{2}},
+			{Name: "when", GoName: "When", Index: []int{3}},
+			{Name: "page", GoName: "Paging.Page", Index: []int{4, 0}},
+			{Name: "size", GoName: "Paging.Size", Index: []int{4, 1}},
+			{Name: "note", GoName: "Note", Index: []int{5}},
+		}},
 	}
 }
 
 // mcpgen_load3 builds the generated data of int.
 func mcpgen_load3(g *mcpgen_mcpreflect.GeneratedType) {
 	g.OutputJSON = `{"properties":{"result":{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808}},"additionalProperties":false,"type":"object","required":["result"]}`
-	g.Output = mcpgen_mcpreflect.WithProps(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_mcpreflect.False(), Type: "object", Required: []string{"result"}}, "result", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "-9223372036854775808"})
+	g.Output = mcpgen_props(&mcpgen_jsonschema.Schema{AdditionalProperties: mcpgen_jsonschema.FalseSchema, Type: "object", Required: []string{"result"}}, "result", &mcpgen_jsonschema.Schema{Type: "integer", Maximum: "9223372036854775807", Minimum: "-9223372036854775808"})
 	g.OutputWrapped = true
 }
+
+// mcpgen_props sets a schema's properties, in order: mcpgen_props(s, "a", sa, "b", sb).
+func mcpgen_props(s *mcpgen_jsonschema.Schema, kv ...any) *mcpgen_jsonschema.Schema {
+	s.Properties = mcpgen_jsonschema.NewProperties()
+	for i := 0; i+1 < len(kv); i += 2 {
+		s.Properties.Set(kv[i].(string), kv[i+1].(*mcpgen_jsonschema.Schema))
+	}
+	return s
+}
+
+// mcpgen_count returns a pointer to n.
+func mcpgen_count(n uint64) *uint64 { return &n }
