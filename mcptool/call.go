@@ -36,6 +36,19 @@ type Call struct {
 	out *outcome // where the innermost handler leaves the outcome
 }
 
+// Outcome says how the call ended, for a [Middleware] once next has
+// returned: "ok", "tool_error", "invalid_arguments", "input_required",
+// "internal_error", "protocol_error", or, when a policy refused the call,
+// the refusal: "rate_limited", "busy" (the concurrency cap), "declined"
+// (not confirmed), "timeout" or "cancelled". The audit log uses the same
+// words. It is "" before next returns.
+func (c *Call) Outcome() string {
+	if c.out == nil || (c.out.kind == outOK && c.out.res == nil) {
+		return ""
+	}
+	return c.out.word()
+}
+
 // Call calls the named tool with raw JSON arguments (nil or empty means
 // none). The error is non-nil only for protocol errors: an unknown tool
 // ([CodeUnknownTool]) or arguments that are not JSON

@@ -66,4 +66,5 @@ func ExampleMiddleware() {
 	//   mcp.method.name = tools/call
 	//   gen_ai.tool.name = greet
 	//   gen_ai.operation.name = execute_tool
+	//   mcpgen.outcome = ok
 }

@@ -41,7 +41,20 @@ type instruments struct {
 	prop     propagation.TextMapPropagator
 	duration mcpconv.ServerOperationDuration
 	calls    metric.Int64Counter
+	refusals metric.Int64Counter
 }
+
+// Attribute keys of mcpgen's own.
+const (
+	// OutcomeKey is how a call ended (mcptool.Call.Outcome): ok,
+	// tool_error, invalid_arguments, input_required, internal_error,
+	// protocol_error, or the refusal (rate_limited, busy, declined,
+	// timeout, cancelled).
+	OutcomeKey = attribute.Key("mcpgen.outcome")
+	// RefusalKey is the refusal that ended a call, on
+	// mcpgen.tool.refusals.
+	RefusalKey = attribute.Key("mcpgen.refusal")
+)
 
 // Middleware returns the mcptool middleware that traces and measures every
 // call. The error reports instruments the meter provider could not make.
@@ -61,11 +74,13 @@ func Middleware(opts *Options) (mcptool.Middleware, error) {
 	}
 	meter := o.MeterProvider.Meter(scope)
 	in := &instruments{tracer: o.TracerProvider.Tracer(scope), prop: o.Propagator}
-	var err1, err2 error
+	var err1, err2, err3 error
 	in.duration, err1 = mcpconv.NewServerOperationDuration(meter)
 	in.calls, err2 = meter.Int64Counter("mcpgen.tool.calls", metric.WithUnit("{call}"),
-		metric.WithDescription("Tool calls, by tool and error.type (absent when the call succeeded)."))
-	if err := errors.Join(err1, err2); err != nil {
+		metric.WithDescription("Tool calls, by tool, error.type (absent when the call succeeded) and mcpgen.outcome."))
+	in.refusals, err3 = meter.Int64Counter("mcpgen.tool.refusals", metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls a policy refused, by tool and mcpgen.refusal (rate_limited, busy, declined, timeout, cancelled)."))
+	if err := errors.Join(err1, err2, err3); err != nil {
 		return nil, err
 	}
 	return in.wrap, nil
@@ -117,9 +132,25 @@ func (in *instruments) wrap(next mcptool.Handler) mcptool.Handler {
 			attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
 		}
 		in.duration.Record(ctx, time.Since(start).Seconds(), mcpconv.MethodNameAttr("tools/call"), attrs[1:]...)
-		in.calls.Add(ctx, 1, metric.WithAttributes(attrs[1:]...))
+		outcome := call.Outcome()
+		if outcome != "" {
+			span.SetAttributes(OutcomeKey.String(outcome))
+		}
+		in.calls.Add(ctx, 1, metric.WithAttributes(append(attrs[1:], OutcomeKey.String(outcome))...))
+		if refusal(outcome) {
+			in.refusals.Add(ctx, 1, metric.WithAttributes(semconv.GenAIToolName(call.Name), RefusalKey.String(outcome)))
+		}
 		return res, err
 	}
+}
+
+// refusal reports whether an outcome is a policy's refusal.
+func refusal(outcome string) bool {
+	switch outcome {
+	case "", "ok", "tool_error", "invalid_arguments", "input_required", "internal_error", "protocol_error":
+		return false
+	}
+	return true
 }
 
 // metaCarrier reads the trace context keys of a request's _meta.

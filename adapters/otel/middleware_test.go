@@ -44,6 +44,9 @@ func serve(t *testing.T, version string) *harness {
 	if err := reg.Add("broken", func(context.Context) (string, error) { return "", mcptool.Errorf("the disk is full") }); err != nil {
 		t.Fatal(err)
 	}
+	if err := reg.Add("scarce", func(context.Context) (string, error) { return "ok", nil }, mcptool.RateLimit(0.001, 1)); err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Connect(ctx, st, nil)
@@ -130,18 +133,25 @@ func TestErrorsAndMetrics(t *testing.T) {
 		{Name: "double", Arguments: map[string]any{"n": 3}},
 		{Name: "broken"},
 		{Name: "double", Arguments: map[string]any{"n": "two"}},
+		{Name: "scarce"},
+		{Name: "scarce"},
+		{Name: "scarce"},
 	} {
 		if _, err := h.cs.CallTool(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 	}
 	spans := h.spans.GetSpans()
-	if len(spans) != 4 {
-		t.Fatalf("%d spans, want 4", len(spans))
+	if len(spans) != 7 {
+		t.Fatalf("%d spans, want 7", len(spans))
 	}
+	outcomes := []string{"ok", "ok", "tool_error", "invalid_arguments", "ok", "rate_limited", "rate_limited"}
 	for i, s := range spans {
 		a := attrs(s.Attributes)
-		failed := i >= 2 // broken, then double with a string
+		if a["mcpgen.outcome"] != outcomes[i] {
+			t.Errorf("span %d (%s): mcpgen.outcome %q, want %q", i, s.Name, a["mcpgen.outcome"], outcomes[i])
+		}
+		failed := outcomes[i] != "ok"
 		if got := a["error.type"] == mcpotel.ErrorTypeToolError && s.Status.Code == codes.Error; got != failed {
 			t.Errorf("span %d (%s): error.type %q, status %v", i, s.Name, a["error.type"], s.Status)
 		}
@@ -151,13 +161,19 @@ func TestErrorsAndMetrics(t *testing.T) {
 	if err := h.reader.Collect(ctx, &rm); err != nil {
 		t.Fatal(err)
 	}
-	calls := map[string]int64{} // tool/error.type → count
+	calls := map[string]int64{}    // tool/error.type → count
+	refusals := map[string]int64{} // tool/refusal → count
 	var histCount uint64
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			switch d := m.Data.(type) {
 			case metricdata.Sum[int64]:
-				if m.Name != "mcpgen.tool.calls" {
+				if m.Name == "mcpgen.tool.refusals" {
+					for _, p := range d.DataPoints {
+						tool, _ := p.Attributes.Value("gen_ai.tool.name")
+						why, _ := p.Attributes.Value("mcpgen.refusal")
+						refusals[tool.AsString()+"/"+why.AsString()] += p.Value
+					}
 					continue
 				}
 				for _, p := range d.DataPoints {
@@ -178,14 +194,17 @@ func TestErrorsAndMetrics(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]int64{"double/": 2, "broken/tool_error": 1, "double/tool_error": 1}
+	want := map[string]int64{"double/": 2, "broken/tool_error": 1, "double/tool_error": 1, "scarce/": 1, "scarce/tool_error": 2}
 	for k, v := range want {
 		if calls[k] != v {
 			t.Errorf("mcpgen.tool.calls[%s] = %d, want %d (all: %v)", k, calls[k], v, calls)
 		}
 	}
-	if histCount != 4 {
-		t.Errorf("duration histogram has %d calls, want 4", histCount)
+	if histCount != 7 {
+		t.Errorf("duration histogram has %d calls, want 7", histCount)
+	}
+	if len(refusals) != 1 || refusals["scarce/rate_limited"] != 2 {
+		t.Errorf("mcpgen.tool.refusals = %v, want scarce/rate_limited: 2", refusals)
 	}
 }
 
