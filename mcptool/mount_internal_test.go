@@ -1,11 +1,13 @@
 package mcptool
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,5 +44,26 @@ func TestUnmountRemovesTools(t *testing.T) {
 	unmount()
 	require.Equal(t, 0, subscribers(reg))
 	require.NoError(t, reg.Add("b", func() (string, error) { return "b", nil }))
+	runtime.KeepAlive(srv)
+}
+
+// Keeping a live server in sync costs work in proportion to the change, not
+// to the registry: adding N tools one by one to a served registry compares
+// about N tools in all (quadratic behaviour would compare N²/2).
+func TestMountWorkIsLinear(t *testing.T) {
+	reg := NewRegistry()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	m := reg.mount(srv)
+	defer m.unmount()
+	const n = 2000
+	for i := range n {
+		require.NoError(t, reg.Add(fmt.Sprintf("t%04d", i), func() (string, error) { return "", nil }))
+	}
+	reg.Remove("t0000", "t0001")
+	m.mu.Lock()
+	checked, served := m.checked, len(m.served)
+	m.mu.Unlock()
+	require.Equal(t, n-2, served)
+	assert.LessOrEqual(t, checked, n+2, "each change compares only the tools it names")
 	runtime.KeepAlive(srv)
 }

@@ -44,26 +44,32 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 // validation and result mapping. A tool of s with the name of a registry tool
 // is replaced.
 func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
+	return r.mount(s).unmount
+}
+
+func (r *Registry) mount(s *mcp.Server) *mount {
 	m := &mount{reg: r, srv: weak.Make(s), served: map[string]*tool{}}
-	_, cancel := r.subscribe(func([]*tool, []string) { m.reconcile() })
-	m.cancel = cancel
+	_, m.cancel = r.subscribe(m.apply)
 	m.reconcile()
 	r.serveTasks(s)
-	runtime.AddCleanup(s, func(c func()) { c() }, cancel)
-	return func() {
-		cancel()
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		m.stopped = true
-		if srv := m.srv.Value(); srv != nil {
-			names := make([]string, 0, len(m.served))
-			for n := range m.served {
-				names = append(names, n)
-			}
-			srv.RemoveTools(names...)
+	runtime.AddCleanup(s, func(c func()) { c() }, m.cancel)
+	return m
+}
+
+// unmount stops following the registry and removes its tools from the server.
+func (m *mount) unmount() {
+	m.cancel()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.stopped = true
+	if srv := m.srv.Value(); srv != nil {
+		names := make([]string, 0, len(m.served))
+		for n := range m.served {
+			names = append(names, n)
 		}
-		m.served = nil
+		srv.RemoveTools(names...)
 	}
+	m.served = nil
 }
 
 // mount follows one registry on one server.
@@ -74,6 +80,7 @@ type mount struct {
 	mu      sync.Mutex
 	served  map[string]*tool
 	stopped bool
+	checked int // tools compared with the registry: the work of keeping in sync
 }
 
 // reconcile makes the server's tools those of the registry. It diffs the
@@ -91,6 +98,7 @@ func (m *mount) reconcile() {
 		return
 	}
 	set := m.reg.snapshot()
+	m.checked += len(m.served) + len(set.sorted)
 	var gone []string
 	for name, t := range m.served {
 		if set.byName[name] != t {
@@ -106,5 +114,45 @@ func (m *mount) reconcile() {
 			srv.AddTool(t.def, m.reg.toolHandler(t))
 			m.served[t.name] = t
 		}
+	}
+}
+
+// apply brings the named tools of one change up to date on the server. Each
+// is compared with the registry as it is now, not as the change says, so
+// changes whose notifications race each other settle on the registry's
+// state; and the work per change is the size of the change, not of the
+// registry, so adding N tools to a served registry costs O(N).
+func (m *mount) apply(added []*tool, removed []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		return
+	}
+	srv := m.srv.Value()
+	if srv == nil {
+		m.cancel()
+		return
+	}
+	var gone []string
+	check := func(name string) {
+		m.checked++
+		cur, ok := m.reg.lookup(name)
+		switch served := m.served[name]; {
+		case ok && served != cur:
+			srv.AddTool(cur.def, m.reg.toolHandler(cur))
+			m.served[name] = cur
+		case !ok && served != nil:
+			gone = append(gone, name)
+			delete(m.served, name)
+		}
+	}
+	for _, t := range added {
+		check(t.name)
+	}
+	for _, name := range removed {
+		check(name)
+	}
+	if len(gone) > 0 {
+		srv.RemoveTools(gone...)
 	}
 }
