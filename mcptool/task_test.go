@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -29,10 +30,11 @@ import (
 // wire is a raw 2026-07-28 JSON-RPC client: the tasks methods have no
 // go-sdk client API.
 type wire struct {
-	t    *testing.T
-	url  string
-	caps map[string]any
-	id   atomic.Int64
+	t      *testing.T
+	url    string
+	caps   map[string]any
+	header []string // sent with every request: name, value, ...
+	id     atomic.Int64
 }
 
 type rpcError struct {
@@ -80,6 +82,7 @@ func (w *wire) call(method string, params map[string]any, header ...string) (map
 	if id, ok := params["taskId"].(string); ok && id != "" && len(id) < 1000 {
 		req.Header.Set("Mcp-Name", id)
 	}
+	header = append(append([]string(nil), w.header...), header...)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -636,4 +639,29 @@ func TestTaskTTLStopsWork(t *testing.T) {
 	_, err := w.call("tasks/get", map[string]any{"taskId": id})
 	require.NotNil(t, err)
 	assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code)
+}
+
+// A task made by an authenticated user is that user's: another user's
+// tasks/get, tasks/update and tasks/cancel find nothing.
+func TestTaskOwner(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true})))
+	t.Cleanup(hs.Close)
+	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
+	alice := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer alice"}}
+	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer bob"}}
+
+	id := alice.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	assert.Equal(t, "working", alice.get(id)["status"])
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		_, err := bob.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
+		require.NotNil(t, err, m)
+		assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code, m)
+	}
+	assert.Equal(t, "working", alice.get(id)["status"], "bob's cancel did nothing")
 }
