@@ -637,20 +637,6 @@ func ExampleMethodsError() {
 	// ping
 }
 
-// SnakeCase is how AddMethods names tools after methods.
-func ExampleSnakeCase() {
-	for _, s := range []string{"SearchPages", "GetHTTPStatus", "V2Items", "ID", "HTMLToMarkdown", "ListURLsByHost"} {
-		fmt.Println(s, "->", mcptool.SnakeCase(s))
-	}
-	// Output:
-	// SearchPages -> search_pages
-	// GetHTTPStatus -> get_http_status
-	// V2Items -> v2_items
-	// ID -> id
-	// HTMLToMarkdown -> html_to_markdown
-	// ListURLsByHost -> list_urls_by_host
-}
-
 // examplePolicyCatalogRegistry returns a registry with two documented tools
 // for the catalog examples.
 func examplePolicyCatalogRegistry() *mcptool.Registry {

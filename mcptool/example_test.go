@@ -317,26 +317,6 @@ func ExampleRegistry_Remove() {
 	// mcptool: tool "a": unknown_tool: no such tool
 }
 
-func ExampleCheckName() {
-	for _, name := range []string{"search_pages", "users.get-v2", "search pages", "", strings.Repeat("x", 129)} {
-		label := fmt.Sprintf("%q", name)
-		if len(name) > 20 {
-			label = fmt.Sprintf("%d characters", len(name))
-		}
-		if err := mcptool.CheckName(name); err != nil {
-			fmt.Printf("%s: %v\n", label, mcptool.CodeOf(err))
-			continue
-		}
-		fmt.Printf("%s: ok\n", label)
-	}
-	// Output:
-	// "search_pages": ok
-	// "users.get-v2": ok
-	// "search pages": invalid_name
-	// "": invalid_name
-	// 129 characters: invalid_name
-}
-
 func ExampleDescription() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("weather", func() (string, error) { return "sunny", nil },

@@ -136,7 +136,7 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 		if slices.Contains(cfg.exclude, m.Name) || (cfg.include != nil && !slices.Contains(cfg.include, m.Name)) {
 			continue
 		}
-		name := cfg.prefix + SnakeCase(m.Name)
+		name := cfg.prefix + snakeCase(m.Name)
 		mopts := cfg.perMethod[m.Name]
 		if doc := mcpreflect.MethodDoc(t, m.Name); doc != "" {
 			mopts = append([]Option{Description(doc)}, mopts...) // an explicit Description wins
@@ -168,11 +168,11 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 	return nil
 }
 
-// SnakeCase turns a Go identifier into a tool name: SearchPages becomes
+// snakeCase turns a Go identifier into a tool name: SearchPages becomes
 // search_pages, GetHTTPStatus get_http_status, V2Items v2_items, and a
 // plural initialism stays one word: ListURLsByHost becomes
 // list_urls_by_host.
-func SnakeCase(s string) string {
+func snakeCase(s string) string {
 	rs := []rune(s)
 	var b strings.Builder
 	for i, r := range rs {

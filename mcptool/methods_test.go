@@ -90,17 +90,6 @@ func TestAddMethodsErrors(t *testing.T) {
 	assert.False(t, ok)
 }
 
-func TestSnakeCase(t *testing.T) {
-	for in, want := range map[string]string{
-		"SearchPages": "search_pages", "GetHTTPStatus": "get_http_status", "V2Items": "v2_items",
-		"ID": "id", "GetID": "get_id", "HTTPServer": "http_server", "A": "a", "parseURLNow": "parse_url_now",
-		"ListURLsByHost": "list_urls_by_host", "GetIDs": "get_ids", "APIs": "apis", "HTTPStatus": "http_status",
-		"AsIs": "as_is", "ItemAs": "item_as", "UUIDsOf": "uuids_of", "Addresses": "addresses",
-	} {
-		assert.Equal(t, want, mcptool.SnakeCase(in), in)
-	}
-}
-
 func sortedKeys(m map[string]error) []string {
 	return slices.Sorted(maps.Keys(m))
 }

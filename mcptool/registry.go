@@ -97,9 +97,9 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
-// CheckName reports whether name is a valid MCP tool name: 1 to 128
+// checkName reports whether name is a valid MCP tool name: 1 to 128
 // characters of A-Z, a-z, 0-9, underscore, hyphen and dot.
-func CheckName(name string) error {
+func checkName(name string) error {
 	if !nameRe.MatchString(name) {
 		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot")}
 	}

@@ -344,28 +344,6 @@ func TestDefinitionErrorNamesTypeFieldAndTag(t *testing.T) {
 	assert.NotEmpty(t, de.Msg)
 }
 
-func TestCheckName(t *testing.T) {
-	valid := []string{
-		"a", "Z", "0", "_", "-", ".", "search_pages", "get-user.v2", "A-Z_a.z-0.9",
-		strings.Repeat("x", 128),
-	}
-	for _, n := range valid {
-		assert.NoError(t, mcptool.CheckName(n), "%q", n)
-	}
-	invalid := []string{
-		"", strings.Repeat("x", 129), "a b", " a", "a ", "a/b", "a:b", "tool@x", "é", "naïve",
-		"a\n", "\na", "a\x00", "emoji😀", "a,b", "a*", "ａ", // full-width a
-	}
-	for _, n := range invalid {
-		err := mcptool.CheckName(n)
-		require.Error(t, err, "%q", n)
-		assert.Equal(t, mcptool.CodeInvalidName, mcptool.CodeOf(err), "%q", n)
-		var e *mcptool.Error
-		require.ErrorAs(t, err, &e)
-		assert.Equal(t, n, e.Tool)
-	}
-}
-
 func TestAddInvalidName(t *testing.T) {
 	r := mcptool.NewRegistry()
 	for _, n := range []string{"", "has space", strings.Repeat("n", 129), "slash/name"} {

@@ -41,7 +41,7 @@ func bind[In any](t *tool, b bound[In]) {
 
 // newTool resolves the options and schemas shared by both registration paths.
 func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*tool, error) {
-	if err := CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	var cfg toolConfig
