@@ -665,3 +665,19 @@ func TestTaskOwner(t *testing.T) {
 	}
 	assert.Equal(t, "working", alice.get(id)["status"], "bob's cancel did nothing")
 }
+
+// Mounting a registry twice on one server makes one task per call, not two.
+func TestTaskMountedTwice(t *testing.T) {
+	reg, release := taskRegistry(t)
+	close(release)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	unmount := reg.Mount(srv)
+	defer unmount()
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
+	t.Cleanup(hs.Close)
+	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
+	created := w.callTool("steps", map[string]any{"steps": 1})
+	require.Equal(t, "task", created["resultType"])
+	done := w.until(created["taskId"].(string), "completed")
+	assert.Equal(t, "done in 1 steps", resultText(done["result"].(map[string]any)))
+}

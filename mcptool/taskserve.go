@@ -62,8 +62,8 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
-			if !ok || call.Params == nil {
-				break
+			if !ok || call.Params == nil || runFrom(ctx) != nil {
+				break // not a call, or already a task (a server mounted twice)
 			}
 			t, ok := r.lookup(call.Params.Name)
 			if !ok || t.task.mode == taskNever {
