@@ -189,6 +189,10 @@ type taskRun struct {
 	progress chan struct{}
 	cancel   context.CancelFunc
 	doneC    chan struct{} // closed when the function has returned
+
+	statusMsg string      // the latest progress message
+	statusAt  time.Time   // when the status message was last written
+	flush     *time.Timer // writes statusMsg later, when set
 }
 
 type taskRunKey struct{}
@@ -383,6 +387,10 @@ func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.R
 		run.mu.Unlock()
 		return false
 	}
+	if run.flush != nil {
+		run.flush.Stop()
+		run.flush = nil
+	}
 	id := run.id
 	run.mu.Unlock()
 	defer run.cancel()
@@ -451,9 +459,8 @@ func (r *Registry) updateTask(ctx context.Context, id string, change func(*tasks
 // that is still within its Wait a task.
 func (run *taskRun) status(ctx context.Context, message string) {
 	run.mu.Lock()
-	detached, id := run.detached, run.id
-	run.mu.Unlock()
-	if !detached {
+	if !run.detached {
+		run.mu.Unlock()
 		select {
 		case run.progress <- struct{}{}:
 		default:
@@ -461,9 +468,35 @@ func (run *taskRun) status(ctx context.Context, message string) {
 		return
 	}
 	if message == "" {
+		run.mu.Unlock()
 		return
 	}
-	_ = run.reg.updateTask(context.WithoutCancel(ctx), id, func(t *taskstore.Task) bool {
+	// At most one write per statusEvery: a flush scheduled for later
+	// writes the latest message.
+	run.statusMsg = message
+	if run.flush != nil {
+		run.mu.Unlock()
+		return
+	}
+	if wait := statusEvery - time.Since(run.statusAt); wait > 0 {
+		run.flush = time.AfterFunc(wait, func() { run.writeStatus(context.WithoutCancel(ctx)) })
+		run.mu.Unlock()
+		return
+	}
+	run.mu.Unlock()
+	run.writeStatus(context.WithoutCancel(ctx))
+}
+
+// statusEvery bounds how often Progress writes the status message to the
+// store.
+const statusEvery = 100 * time.Millisecond
+
+func (run *taskRun) writeStatus(ctx context.Context) {
+	run.mu.Lock()
+	id, message := run.id, run.statusMsg
+	run.flush, run.statusAt = nil, time.Now()
+	run.mu.Unlock()
+	_ = run.reg.updateTask(ctx, id, func(t *taskstore.Task) bool {
 		if t.Status != taskstore.Working || t.StatusMessage == message {
 			return false
 		}

@@ -681,3 +681,39 @@ func TestTaskMountedTwice(t *testing.T) {
 	done := w.until(created["taskId"].(string), "completed")
 	assert.Equal(t, "done in 1 steps", resultText(done["result"].(map[string]any)))
 }
+
+// countingStore counts the updates a store gets.
+type countingStore struct {
+	taskstore.Store
+	updates atomic.Int64
+}
+
+func (s *countingStore) Update(ctx context.Context, t taskstore.Task) (taskstore.Task, error) {
+	s.updates.Add(1)
+	return s.Store.Update(ctx, t)
+}
+
+// Progress reported in a tight loop reaches the store at most every 100ms,
+// and the latest message wins.
+func TestTaskProgressThrottled(t *testing.T) {
+	store := &countingStore{Store: taskstore.NewMemory()}
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)), mcptool.Tasks(mcptool.TaskSettings{Store: store}))
+	hold := make(chan struct{})
+	require.NoError(t, reg.Add("busy", func(ctx context.Context) (string, error) {
+		for i := 1; i <= 20000; i++ {
+			mcptool.Progress(ctx, float64(i), 20000, fmt.Sprintf("item %d", i))
+		}
+		<-hold
+		return "done", nil
+	}, mcptool.Description("Busy."), mcptool.Task()))
+	w := newWire(t, reg, true)
+	id := w.callTool("busy", map[string]any{})["taskId"].(string)
+	deadline := time.Now().Add(5 * time.Second)
+	for w.get(id)["statusMessage"] != "item 20000" {
+		require.True(t, time.Now().Before(deadline), "the last message never reached the store: %v", w.get(id)["statusMessage"])
+		time.Sleep(10 * time.Millisecond)
+	}
+	assert.Less(t, store.updates.Load(), int64(100), "20,000 progress reports, store updates")
+	close(hold)
+	w.until(id, "completed")
+}
