@@ -53,7 +53,7 @@ func planRegistry(opts ...mcptool.Option) *mcptool.Registry {
 			Tip:   mcptool.SampleText(out["tip"].(*mcp.CreateMessageWithToolsResult)),
 			Roots: len(out["roots"].(*mcp.ListRootsResult).Roots),
 		}, nil
-	}, opts...)
+	}, append([]mcptool.Option{mcptool.Description("Plans a trip to a city.")}, opts...)...)
 	return reg
 }
 
@@ -155,7 +155,7 @@ func TestLogLevel(t *testing.T) {
 		mcptool.Log(ctx).Debug("debug")
 		mcptool.Log(ctx).Warn("warn")
 		return "ok", nil
-	})
+	}, mcptool.Description("Logs at two levels."))
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		c := mcptest.Client(t, reg, mcptest.Version(version), mcptest.LogLevel("warning"))
 		c.Call("chatty", nil)
@@ -262,10 +262,10 @@ func TestTasks(t *testing.T) {
 			return Sum{s}, nil
 		}
 		return Sum{}, mcptool.Errorf("the sum overflows") // Fuzz finds it: both at the published maximum
-	}, mcptool.TaskRequired())
+	}, mcptool.TaskRequired(), mcptool.Description("Adds two numbers, slowly."))
 	_ = reg.Add("fails", func(ctx context.Context) (string, error) {
 		return "", mcptool.Errorf("no luck")
-	}, mcptool.Task())
+	}, mcptool.Task(), mcptool.Description("Always fails."))
 
 	c := mcptest.Client(t, reg, mcptest.Tasks())
 	var out Sum

@@ -94,7 +94,7 @@ func ExampleElicit() {
 			return "", err
 		}
 		return "user said: " + answer.Action, nil
-	})
+	}, mcptool.Description("Deletes the drafts after asking."))
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t := &recorder{print: true}
 		c := mcptest.Client(t, reg, mcptest.Version(version),
@@ -125,7 +125,7 @@ func ExampleSample() {
 			return "", err
 		}
 		return "title: " + mcptool.SampleText(res), nil
-	})
+	}, mcptool.Description("Suggests a title."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg, mcptest.Sample(func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
@@ -145,7 +145,7 @@ func ExampleRoots() {
 			return "", err
 		}
 		return "first root: " + res.Roots[0].URI, nil
-	})
+	}, mcptool.Description("Names the first root."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg, mcptest.Roots(&mcp.Root{URI: "file:///home/ada/notes", Name: "notes"}))
@@ -164,7 +164,7 @@ func ExampleConn_Progress() {
 		}
 		mcptool.Log(ctx).Info("reindexed", "pages", 12)
 		return "done", nil
-	})
+	}, mcptool.Description("Rebuilds the index."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg)
@@ -189,7 +189,7 @@ func ExampleHTTP() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("where", func(ctx context.Context) (string, error) {
 		return "over HTTP: " + fmt.Sprint(mcptool.Request(ctx).Extra != nil), nil
-	})
+	}, mcptool.Description("Says how it was reached."))
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t := &recorder{print: true}
 		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Version(version))
@@ -285,7 +285,7 @@ func ExampleCheckLeaks() {
 	_ = reg.Add("watch", func(ctx context.Context) (string, error) {
 		go func() { <-stop }() // bound to nothing: outlives the call
 		return "watching", nil
-	})
+	}, mcptool.Description("Starts watching."))
 	t := &recorder{}
 	c := mcptest.Client(t, reg, mcptest.CheckLeaks())
 	fmt.Println(c.Call("watch", nil).Text())
@@ -310,7 +310,7 @@ func ExampleFuzz() {
 	reg := mcptool.NewRegistry(mcptool.Logger(discard))
 	_ = mcptool.Add(reg, "weekday", func(_ context.Context, in DayArgs) (string, error) {
 		return names[in.Day], nil // off by one: day 7 panics
-	})
+	}, mcptool.Description("Names a day of the week."))
 
 	t := &recorder{print: true}
 	defer t.finish()
@@ -394,7 +394,7 @@ func ExampleClientOptions() {
 			}
 		},
 	}))
-	_ = reg.Add("ping", func() (string, error) { return "pong", nil })
+	_ = reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Answers pong."))
 	select {
 	case <-changed:
 		fmt.Println("tools changed:", len(c.Tools()), "tools")
@@ -413,7 +413,7 @@ func ExampleLogLevel() {
 		mcptool.Log(ctx).Info("fetched", "events", 12)
 		mcptool.Log(ctx).Warn("skipped", "events", 1)
 		return "synced", nil
-	})
+	}, mcptool.Description("Syncs the calendar."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg, mcptest.LogLevel("warning"))
@@ -433,7 +433,7 @@ func ExampleTimeout() {
 	_ = reg.Add("hang", func(ctx context.Context) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
-	})
+	}, mcptool.Description("Never answers."))
 	t := &recorder{}
 	defer t.finish()
 	c := mcptest.Client(t, reg, mcptest.Timeout(50*time.Millisecond))
@@ -449,7 +449,7 @@ func ExampleSeed() {
 	reg := mcptool.NewRegistry()
 	_ = mcptool.Add(reg, "weekday", func(_ context.Context, in DayArgs) (string, error) {
 		return fmt.Sprint(in.Day), nil
-	})
+	}, mcptool.Description("Names a day of the week."))
 	for _, seed := range []int64{1, 2} {
 		t := &recorder{}
 		mcptest.Fuzz(t, reg, "weekday", mcptest.Seed(seed))
@@ -473,7 +473,7 @@ func ExampleHeader() {
 		}
 	}
 	reg := mcptool.NewRegistry(mcptool.Use(requireToken))
-	_ = reg.Add("balance", func() (string, error) { return "42 EUR", nil })
+	_ = reg.Add("balance", func() (string, error) { return "42 EUR", nil }, mcptool.Description("Shows the account balance."))
 
 	for _, token := range []string{"wrong", "s3cret"} {
 		t := &recorder{print: true}
@@ -493,7 +493,7 @@ func ExampleTasks() {
 	_ = reg.Add("report", func(ctx context.Context) (string, error) {
 		time.Sleep(20 * time.Millisecond)
 		return "report ready", nil
-	}, mcptool.TaskRequired())
+	}, mcptool.TaskRequired(), mcptool.Description("Builds the report."))
 	t := &recorder{print: true}
 	defer t.finish()
 	c := mcptest.Client(t, reg, mcptest.Tasks())

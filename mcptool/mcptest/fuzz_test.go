@@ -39,7 +39,7 @@ type OrderArgs struct {
 
 func orderRegistry(t testing.TB, tool func(context.Context, OrderArgs) (string, error)) *mcptool.Registry {
 	reg := mcptool.NewRegistry(mcptool.KeepDefs(), mcptool.Logger(discard))
-	if err := mcptool.Add(reg, "order", tool); err != nil {
+	if err := mcptool.Add(reg, "order", tool, mcptool.Description("Places an order.")); err != nil {
 		t.Fatal(err)
 	}
 	return reg

@@ -24,7 +24,7 @@ func TestLoad(t *testing.T) {
 			panic("seven")
 		}
 		return in.N, nil
-	})
+	}, mcptool.Description("Echoes n."))
 	r := &recorder{}
 	c := mcptest.Client(r, reg)
 	rep := c.Load(200, 20*time.Second, func(i int) (string, any) { return "echo", map[string]any{"n": i} })
@@ -51,7 +51,7 @@ func TestLoadDeadline(t *testing.T) {
 		case <-ctx.Done():
 		}
 		return "late", nil
-	})
+	}, mcptool.Description("Waits to be released."))
 	defer close(release)
 	r := &recorder{}
 	c := mcptest.Client(r, reg)
