@@ -33,6 +33,10 @@ import (
 
 var stacks = []string{"floor", "mcpgen", "gosdk", "mcpgo"}
 
+// e2eStacks adds mcpgen's registry served on mcp-go through adapters/mcpgo:
+// its rows compare with mcpgo (mcp-go native) for the adapter's overhead.
+var e2eStacks = append(stacks[:len(stacks):len(stacks)], "mcpgo-adapter")
+
 // sdkServerFor returns the go-sdk server of a stack (nil for mcpgo).
 func sdkServerFor(stack string) *mcp.Server {
 	switch stack {
@@ -55,9 +59,13 @@ func connectInMemory(tb testing.TB, stack string, srv *mcp.Server, mgo *mgoserve
 	ctx, cancel := context.WithCancel(context.Background())
 	var ct mcp.Transport
 	done := make(chan struct{})
-	if mgo != nil || stack == "mcpgo" {
-		if mgo == nil {
+	if mgo != nil || stack == "mcpgo" || stack == "mcpgo-adapter" {
+		switch {
+		case mgo != nil:
+		case stack == "mcpgo":
 			mgo = mcpgoServer()
+		default:
+			mgo = mcpgoAdapterServer()
 		}
 		c1, c2 := net.Pipe()
 		stdio := mgoserver.NewStdioServer(mgo)
@@ -95,6 +103,8 @@ func httpHandlerFor(stack string, era2025 bool) http.Handler {
 		return mcptool.NewHTTPHandler(mcpgenServer(), nil)
 	case "mcpgo":
 		return mgoserver.NewStreamableHTTPServer(mcpgoServer())
+	case "mcpgo-adapter":
+		return mgoserver.NewStreamableHTTPServer(mcpgoAdapterServer())
 	}
 	srv := sdkServerFor(stack)
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
@@ -141,7 +151,7 @@ var transports = []string{"inmemory", "http", "http-2025"}
 func BenchmarkE2E(b *testing.B) {
 	for _, tr := range transports {
 		b.Run("transport="+tr, func(b *testing.B) {
-			for _, st := range stacks {
+			for _, st := range e2eStacks {
 				b.Run("stack="+st, func(b *testing.B) {
 					var cs *mcp.ClientSession
 					if tr == "inmemory" {

@@ -188,7 +188,7 @@ func TestEquivalenceE2E(t *testing.T) {
 		t.Run(tr, func(t *testing.T) {
 			versions := map[string]string{}
 			var first any
-			for _, st := range stacks {
+			for _, st := range e2eStacks {
 				var cs *mcp.ClientSession
 				if tr == "inmemory" {
 					cs = connectInMemory(t, st, nil, nil)

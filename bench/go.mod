@@ -9,6 +9,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen/adapters/mcpgo v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
@@ -39,3 +40,5 @@ require (
 )
 
 tool github.com/mcpgen/mcpgen/cmd/mcpgen
+
+replace github.com/mcpgen/mcpgen/adapters/mcpgo => ../adapters/mcpgo

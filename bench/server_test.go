@@ -43,7 +43,7 @@ func BenchmarkServer(b *testing.B) {
 		}
 	})
 	b.Run("stack=mcpgen", func(b *testing.B) {
-		r := mcptool.NewRegistry()
+		r := mcptool.NewRegistry(mcptool.NoDescription())
 		for i := range serverTools {
 			if err := regtypes.Types[i].Mcpgen(r, regName(i)); err != nil {
 				b.Fatal(err)
@@ -87,7 +87,7 @@ func listName(i int) string { return fmt.Sprintf("search_%05d", i) }
 // The 10,000-tool servers: the search tool under 10,000 names, built once.
 var (
 	listMcpgen = sync.OnceValue(func() *mcp.Server {
-		r := mcptool.NewRegistry()
+		r := mcptool.NewRegistry(mcptool.NoDescription())
 		for i := range listTools {
 			if err := mcptool.Add(r, listName(i), mcpgenSearch, mcptool.Description("Search notes")); err != nil {
 				panic(err)

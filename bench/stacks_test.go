@@ -29,6 +29,7 @@ import (
 	mgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/adapters/mcpgo"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -240,6 +241,15 @@ func mcpgoServer() *mgoserver.MCPServer {
 		mgoserver.WithToolCapabilities(true),
 		mgoserver.WithInputSchemaValidation())
 	s.AddTool(mcpgoTool(), mgomcp.NewStructuredToolHandler(mcpgoSearch))
+	return s
+}
+
+// mcpgoAdapterServer serves mcpgen's registry (the mcpgen stack's tool) on an
+// mcp-go server through adapters/mcpgo, with the native mcpgo server's
+// options: the same tool through the adapter, for the adapter-vs-native rows.
+func mcpgoAdapterServer() *mgoserver.MCPServer {
+	s := mgoserver.NewMCPServer("bench", "1.0.0", mgoserver.WithToolCapabilities(true))
+	mcpgo.Mount(mcpgenRegistry(), s)
 	return s
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 
@@ -45,9 +46,12 @@ func newPeer(ctx context.Context, srv *server.MCPServer, req *gomcp.CallToolRequ
 	// The parts of the request mcpgen reads on 2026-07-28: _meta (protocol
 	// version, client capabilities), the answers and the request state.
 	params := &mcp.CallToolParamsRaw{Name: req.Params.Name, Arguments: args, RequestState: req.Params.RequestState}
-	if req.Params.Meta != nil {
-		if err := roundTrip(req.Params.Meta, &params.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
+	if m := req.Params.Meta; m != nil {
+		// go-sdk reads its _meta keys from JSON values or typed ones alike.
+		params.Meta = make(mcp.Meta, len(m.AdditionalFields)+1)
+		maps.Copy(params.Meta, m.AdditionalFields)
+		if m.ProgressToken != nil {
+			params.Meta["progressToken"] = m.ProgressToken
 		}
 	}
 	if len(req.Params.InputResponses) > 0 {

@@ -126,7 +126,20 @@ func main() {
 		fns, fb, fal, _, _ := get("BenchmarkServer/stack=floor")
 		fmt.Printf("server (100 tools): mcpgen %.0f ns %.0f B %.0f allocs; floor (no schema derivation) %.0f ns %.0f B %.0f allocs: %.2fx time, %.2fx B, %.2fx allocs\n",
 			mns, mb, mal, fns, fb, fal, mns/fns, mb/fb, mal/fal)
-		fmt.Printf("  mcpgen adds no per-request schema work beyond go-sdk's own AddTool (<=1.1x floor): %s\n", verdict(mns <= 1.1*fns && mb <= 1.1*fb))
+		// Judged on bytes and allocations, which are exact: schema work would
+		// show there. The time of a ~10 ms benchmark on a shared VM spreads by
+		// ±15–35%, more than the 10% this could resolve (reported, not judged).
+		fmt.Printf("  mcpgen adds no per-request schema work beyond go-sdk's own AddTool (<=1.1x floor B/op and allocs; time informative): %s\n",
+			verdict(mb <= 1.1*fb && mal <= 1.1*fal))
+	}
+	// 4b. The mcp-go adapter against mcp-go native, the same tool.
+	for _, row := range []string{"BenchmarkE2E/transport=inmemory", "BenchmarkE2E/transport=http", "BenchmarkE2E/transport=http-2025", "BenchmarkMCPGoHandle"} {
+		ans, ab, aal, _, ok := get(row + "/stack=mcpgo-adapter")
+		nns, nb, nal, _, ok2 := get(row + "/stack=mcpgo")
+		if ok && ok2 {
+			fmt.Printf("%-40s adapter %8.0f ns %6.0f B %4.0f allocs; mcp-go native %8.0f ns %6.0f B %4.0f allocs: %.2fx time (<=1.05x: %s), %.2fx B, %.2fx allocs\n",
+				strings.TrimPrefix(row, "Benchmark"), ans, ab, aal, nns, nb, nal, ans/nns, verdict(ans <= 1.05*nns), ab/nb, aal/nal)
+		}
 	}
 	// 5. tools/list.
 	if fns, fb, _, _, ok := get("BenchmarkToolsList/stack=floor"); ok {
