@@ -13,13 +13,16 @@ import (
 
 // replica is a registry wired to the cluster state, with a rate-limited
 // tool and a capped one.
-func replica(t *testing.T, c *mcpredis.Cluster, gate <-chan struct{}) *mcptool.Registry {
+func replica(t *testing.T, c *mcpredis.Cluster, gate <-chan struct{}, entered chan<- struct{}) *mcptool.Registry {
 	t.Helper()
 	reg := mcptool.NewRegistry(c.RegistryOptions()...)
 	if err := reg.Add("limited", func(context.Context) (string, error) { return "ok", nil }, mcptool.RateLimit(20.0/60, 20)); err != nil {
 		t.Fatal(err)
 	}
 	if err := reg.Add("capped", func(ctx context.Context) (string, error) {
+		if entered != nil {
+			entered <- struct{}{}
+		}
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -35,7 +38,7 @@ func replica(t *testing.T, c *mcpredis.Cluster, gate <-chan struct{}) *mcptool.R
 // both are allowed 20 times, and the refusals say when to retry.
 func TestRegistriesShareRateLimit(t *testing.T) {
 	srv := startRedis(t)
-	regs := []*mcptool.Registry{replica(t, open(t, srv, nil), nil), replica(t, open(t, srv, nil), nil)}
+	regs := []*mcptool.Registry{replica(t, open(t, srv, nil), nil, nil), replica(t, open(t, srv, nil), nil, nil)}
 	allowed := 0
 	for i := range 60 {
 		res, err := regs[i%2].Call(context.Background(), "limited", nil)
@@ -56,8 +59,8 @@ func TestRegistriesShareRateLimit(t *testing.T) {
 // Two replicas' registries share a tool's concurrency cap of 2.
 func TestRegistriesShareConcurrencyCap(t *testing.T) {
 	srv := startRedis(t)
-	gate := make(chan struct{})
-	a, b := replica(t, open(t, srv, nil), gate), replica(t, open(t, srv, nil), gate)
+	gate, entered := make(chan struct{}), make(chan struct{}, 2)
+	a, b := replica(t, open(t, srv, nil), gate, entered), replica(t, open(t, srv, nil), gate, entered)
 	var wg sync.WaitGroup
 	for _, reg := range []*mcptool.Registry{a, b} {
 		wg.Add(1)
@@ -68,21 +71,26 @@ func TestRegistriesShareConcurrencyCap(t *testing.T) {
 			}
 		}()
 	}
-	// Wait until both hold their slots, then a third call is refused on
-	// either replica.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		res, err := a.Call(context.Background(), "capped", nil)
+	// Once both calls are inside the tool, holding the two slots, a third
+	// call is refused on either replica. (The probes have a deadline so that
+	// a broken cap shows as a failure, not a hang.)
+	for range 2 {
+		select {
+		case <-entered:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the two calls within the cap did not start")
+		}
+	}
+	for _, reg := range []*mcptool.Registry{a, b} {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		res, err := reg.Call(ctx, "capped", nil)
+		cancel()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.IsError && strings.Contains(resultText(res), "already running 2 calls") {
-			break
+		if !res.IsError || !strings.Contains(resultText(res), "already running 2 calls") {
+			t.Fatalf("a third call over the cap of 2 held on two replicas was not refused: %s", resultText(res))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no refusal over the cap of 2 held on two replicas; last: %s", resultText(res))
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	close(gate)
 	wg.Wait()
@@ -95,7 +103,7 @@ func TestRegistriesShareConcurrencyCap(t *testing.T) {
 // when Redis is back it works again.
 func TestRegistryWithRedisDown(t *testing.T) {
 	srv := startRedis(t)
-	reg := replica(t, open(t, srv, nil), nil)
+	reg := replica(t, open(t, srv, nil), nil, nil)
 	srv.stop()
 	start := time.Now()
 	res, err := reg.Call(context.Background(), "limited", nil)
