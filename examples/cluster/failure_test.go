@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,10 +92,26 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err := old.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"})
-	// Another replica answers 404 for the unknown session: go-sdk's
-	// ErrSessionMissing.
-	if !errors.Is(err, mcp.ErrSessionMissing) {
-		t.Fatalf("a session of the killed replica: err = %v, want one wrapping ErrSessionMissing (404)", err)
+	// Another replica answers 404 for the unknown session. The client learns
+	// it from this call (go-sdk's ErrSessionMissing), or first from its
+	// standalone SSE stream, which closes the client (ErrConnectionClosed).
+	if !errors.Is(err, mcp.ErrSessionMissing) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		t.Fatalf("a session of the killed replica: err = %v, want ErrSessionMissing or ErrConnectionClosed", err)
+	}
+	// Either way, what the load balancer answers for the session is 404.
+	body := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.url(), body)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	req.Header.Set("Mcp-Session-Id", old.ID())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a request in the killed replica's session got %s, want 404", resp.Status)
 	}
 	fresh := c.connect(t, "2025-11-25", sb, nil)
 	if res, err := fresh.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text"}); err != nil || res.IsError {
