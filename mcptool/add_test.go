@@ -172,5 +172,5 @@ func TestGenericAddRejects(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.msgPart)
 		})
 	}
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, len(r.Tools()))
 }

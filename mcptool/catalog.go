@@ -10,37 +10,37 @@ import (
 	"strings"
 )
 
-// Catalog describes a registry's tools for documentation: what [WriteMarkdown]
-// renders and [WriteCatalogJSON] writes.
-type Catalog struct {
-	Tools []CatalogTool `json:"tools"`
+// catalog describes a registry's tools for documentation: what
+// [Registry.WriteMarkdown] renders and [Registry.WriteCatalogJSON] writes.
+type catalog struct {
+	Tools []catalogTool `json:"tools"`
 }
 
-// CatalogTool is one tool of a [Catalog].
-type CatalogTool struct {
+// catalogTool is one tool of a catalog.
+type catalogTool struct {
 	Name         string          `json:"name"`
 	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
-	Hints        CatalogHints    `json:"hints"`
-	Arguments    []Argument      `json:"arguments"`
-	Result       []Argument      `json:"result,omitempty"` // the fields of the structured result
+	Hints        catalogHints    `json:"hints"`
+	Arguments    []argument      `json:"arguments"`
+	Result       []argument      `json:"result,omitempty"` // the fields of the structured result
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// Example is a call's arguments that the tool accepts.
 	Example json.RawMessage `json:"example"`
 }
 
-// CatalogHints are a tool's annotation hints at their effective values.
-type CatalogHints struct {
+// catalogHints are a tool's annotation hints at their effective values.
+type catalogHints struct {
 	ReadOnly    bool `json:"readOnly"`
 	Destructive bool `json:"destructive"`
 	Idempotent  bool `json:"idempotent"`
 	OpenWorld   bool `json:"openWorld"`
 }
 
-// Argument is one property of a tool's arguments or result, flattened:
+// argument is one property of a tool's arguments or result, flattened:
 // nested properties have dotted paths, array items a [] suffix.
-type Argument struct {
+type argument struct {
 	Path        string   `json:"path"`
 	Type        string   `json:"type"`
 	Required    bool     `json:"required"`
@@ -49,13 +49,13 @@ type Argument struct {
 	Description string   `json:"description,omitempty"`
 }
 
-// Catalog returns the registry's tools as documentation data, sorted by name.
-func (r *Registry) Catalog() (*Catalog, error) {
-	c := &Catalog{Tools: []CatalogTool{}}
+// catalog returns the registry's tools as documentation data, sorted by name.
+func (r *Registry) catalog() (*catalog, error) {
+	c := &catalog{Tools: []catalogTool{}}
 	for _, t := range r.snapshot().sorted {
-		ct := CatalogTool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
+		ct := catalogTool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
 		a := t.def.Annotations
-		ct.Hints = CatalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+		ct.Hints = catalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		ct.Hints.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
 		ct.InputSchema = t.plan.SchemaJSON
 		in, err := schemaMap(t.plan.SchemaJSON)
@@ -64,7 +64,7 @@ func (r *Registry) Catalog() (*Catalog, error) {
 		}
 		ct.Arguments = flatten(in, in, "", true, nil)
 		if ct.Arguments == nil {
-			ct.Arguments = []Argument{}
+			ct.Arguments = []argument{}
 		}
 		if raw, ok := t.def.OutputSchema.(json.RawMessage); ok && raw != nil {
 			ct.OutputSchema = raw
@@ -127,7 +127,7 @@ func resolve(root, s map[string]any) map[string]any {
 }
 
 // flatten lists the properties of an object schema.
-func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []Argument {
+func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []argument {
 	s = resolve(root, s)
 	props, _ := s["properties"].(map[string]any)
 	if len(props) == 0 {
@@ -144,19 +144,19 @@ func flatten(root, s map[string]any, prefix string, parentRequired bool, seen ma
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out []Argument
+	var out []argument
 	for _, n := range names {
 		ps, _ := props[n].(map[string]any)
 		if ref, ok := ps["$ref"].(string); ok {
 			if seen[ref] {
-				out = append(out, Argument{Path: prefix + n, Type: "object (recursive)", Required: required[n] && parentRequired})
+				out = append(out, argument{Path: prefix + n, Type: "object (recursive)", Required: required[n] && parentRequired})
 				continue
 			}
 			seen = copySeen(seen)
 			seen[ref] = true
 		}
 		ps = resolve(root, ps)
-		a := Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
+		a := argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
 		a.Description, _ = ps["description"].(string)
 		out = append(out, a)
 		switch {
@@ -364,7 +364,7 @@ func exampleValue(root, s map[string]any, depth int) any {
 
 // WriteCatalogJSON writes the registry's catalog as indented JSON.
 func (r *Registry) WriteCatalogJSON(w io.Writer) error {
-	c, err := r.Catalog()
+	c, err := r.catalog()
 	if err != nil {
 		return err
 	}
@@ -378,7 +378,7 @@ func (r *Registry) WriteCatalogJSON(w io.Writer) error {
 // tool its title, description, hints, an argument table (types, required,
 // defaults, constraints), the result's shape and an example call.
 func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
-	c, err := r.Catalog()
+	c, err := r.catalog()
 	if err != nil {
 		return err
 	}
@@ -429,7 +429,7 @@ func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
 	return err
 }
 
-func writeRow(b *strings.Builder, a Argument) {
+func writeRow(b *strings.Builder, a argument) {
 	def := ""
 	if a.Default != nil {
 		def = "`" + jsonText(a.Default) + "`"
@@ -437,7 +437,7 @@ func writeRow(b *strings.Builder, a Argument) {
 	fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), def, cell(strings.Join(a.Constraints, "; ")), cell(a.Description))
 }
 
-func hintsText(h CatalogHints) string {
+func hintsText(h catalogHints) string {
 	var parts []string
 	if h.ReadOnly {
 		parts = append(parts, "read-only")

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -613,26 +612,22 @@ func (examplePolicyLegacy) String() string                           { return "l
 func (examplePolicyLegacy) SetLimit(n int)                           {}
 
 // When methods cannot become tools, AddMethods registers nothing and returns
-// a *MethodsError listing each one with its reason; Exclude those methods (or
-// fix them) to register the rest.
-func ExampleMethodsError() {
+// an error (CodeInvalidDefinition) listing each one with its reason; Exclude
+// those methods (or fix them) to register the rest.
+func ExampleRegistry_AddMethods_errors() {
 	reg := mcptool.NewRegistry()
 	err := reg.AddMethods(examplePolicyLegacy{})
 	fmt.Println(err)
-
-	var me *mcptool.MethodsError
-	if errors.As(err, &me) {
-		fmt.Println(me.Type, slices.Sorted(maps.Keys(me.Methods)), reg.Len())
-	}
+	fmt.Println(mcptool.CodeOf(err), len(reg.Tools()))
 
 	err = reg.AddMethods(examplePolicyLegacy{}, mcptool.Exclude("SetLimit", "String"))
 	fmt.Println(err)
 	examplePolicyNames(reg)
 	// Output:
-	// mcptool: 2 method(s) of mcptool_test.examplePolicyLegacy cannot become tools (fix them or Exclude them):
+	// mcptool: invalid_definition: 2 method(s) of mcptool_test.examplePolicyLegacy cannot become tools (fix them or Exclude them):
 	// - SetLimit: the argument type int is not a struct: want func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out, error), func(ctx) error, or any of these without ctx
 	// - String: the last result must be error: want func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out, error), func(ctx) error, or any of these without ctx
-	// mcptool_test.examplePolicyLegacy [SetLimit String] 0
+	// invalid_definition 0
 	// <nil>
 	// ping
 }
@@ -664,44 +659,6 @@ func examplePolicyCatalogRegistry() *mcptool.Registry {
 	_ = reg.Add("delete_page", func(DeleteArgs) error { return nil },
 		mcptool.Description("Delete a page by ID."))
 	return reg
-}
-
-// Catalog describes a registry's tools as data, sorted by name, for
-// documentation of your own: hints at their effective values, arguments and
-// result fields flattened, and an example call the tool accepts.
-func ExampleRegistry_Catalog() {
-	cat, err := examplePolicyCatalogRegistry().Catalog()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, t := range cat.Tools {
-		fmt.Printf("%s (%s): %s\n", t.Name, t.Title, t.Description)
-		fmt.Printf("  hints: %+v\n", t.Hints)
-		for _, a := range t.Arguments {
-			fmt.Printf("  arg %s: %s, required=%v\n", a.Path, a.Type, a.Required)
-		}
-		for _, a := range t.Result {
-			fmt.Printf("  result %s: %s\n", a.Path, a.Type)
-		}
-		fmt.Printf("  example: %s\n", t.Example)
-	}
-	// Output:
-	// delete_page (Delete page): Delete a page by ID.
-	//   hints: {ReadOnly:false Destructive:true Idempotent:true OpenWorld:false}
-	//   arg id: string, required=true
-	//   example: {"id":"xxx"}
-	// search_pages (Search pages): Search pages by title or body.
-	//   hints: {ReadOnly:true Destructive:false Idempotent:false OpenWorld:true}
-	//   arg filters: array of object, required=false
-	//   arg filters[].field: string, required=false
-	//   arg filters[].value: string, required=false
-	//   arg limit: integer, required=false
-	//   arg query: string, required=true
-	//   result result: array of object
-	//   result result[].id: string
-	//   result result[].title: string
-	//   example: {"query":"xxx"}
 }
 
 // WriteMarkdown renders the catalog as a Markdown reference: an index, then
@@ -795,56 +752,4 @@ func ExampleRegistry_WriteCatalogJSON() {
 	//     }
 	//   ]
 	// }
-}
-
-// An Argument is one property of a tool's arguments, flattened: nested
-// properties have dotted paths and array items a [] suffix, each with its
-// type, default and constraints in words.
-func ExampleArgument() {
-	cat, _ := examplePolicyCatalogRegistry().Catalog()
-	for _, t := range cat.Tools {
-		if t.Name != "search_pages" {
-			continue
-		}
-		for _, a := range t.Arguments {
-			b, _ := json.Marshal(a)
-			fmt.Println(string(b))
-		}
-	}
-	// Output:
-	// {"path":"filters","type":"array of object","required":false}
-	// {"path":"filters[].field","type":"string","required":false,"constraints":["one of \"title\", \"body\""]}
-	// {"path":"filters[].value","type":"string","required":false,"description":"Text to match"}
-	// {"path":"limit","type":"integer","required":false,"default":10,"constraints":["≥ 1","≤ 100"]}
-	// {"path":"query","type":"string","required":true,"constraints":["min length 2"],"description":"Words to look for"}
-}
-
-// CatalogHints are a tool's annotation hints with the defaults filled in:
-// a tool that sets nothing is destructive and open-world.
-func ExampleCatalogHints() {
-	reg := examplePolicyCatalogRegistry()
-	_ = reg.Add("append_log", func() error { return nil })
-	cat, _ := reg.Catalog()
-	for _, t := range cat.Tools {
-		fmt.Printf("%s: %+v\n", t.Name, t.Hints)
-	}
-	// Output:
-	// append_log: {ReadOnly:false Destructive:true Idempotent:false OpenWorld:true}
-	// delete_page: {ReadOnly:false Destructive:true Idempotent:true OpenWorld:false}
-	// search_pages: {ReadOnly:true Destructive:false Idempotent:false OpenWorld:true}
-}
-
-// A CatalogTool's Example is a call's arguments built from the schema
-// (examples, defaults, enums and bounds), checked against the tool itself,
-// so it can be pasted into a client.
-func ExampleCatalogTool() {
-	reg := examplePolicyCatalogRegistry()
-	cat, _ := reg.Catalog()
-	for _, t := range cat.Tools {
-		res, err := reg.Call(context.Background(), t.Name, t.Example)
-		fmt.Printf("%s %s -> isError=%v err=%v\n", t.Name, t.Example, res.IsError, err)
-	}
-	// Output:
-	// delete_page {"id":"xxx"} -> isError=false err=<nil>
-	// search_pages {"query":"xxx"} -> isError=false err=<nil>
 }

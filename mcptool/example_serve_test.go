@@ -857,7 +857,7 @@ func ExampleRegistry_Watch() {
 	reg.Remove("a") // nothing removed: no call
 	stop()
 	_ = reg.Add("c", func() error { return nil }) // stopped: no call
-	fmt.Println("tools registered:", reg.Len())
+	fmt.Println("tools registered:", len(reg.Tools()))
 	// Output:
 	// tools changed: [a]
 	// tools changed: [a b]

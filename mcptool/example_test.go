@@ -61,7 +61,7 @@ func ExampleNewRegistry() {
 	_ = reg.Add("ping", func(ctx context.Context) (string, error) { return "pong", nil })
 
 	def, _ := reg.Tool("ping")
-	fmt.Println(reg.Len(), def.Name)
+	fmt.Println(len(reg.Tools()), def.Name)
 	examplePrintJSON(def.InputSchema)
 	// Output:
 	// 1 ping
@@ -292,24 +292,13 @@ func ExampleRegistry_Tool() {
 	// false
 }
 
-func ExampleRegistry_Len() {
-	reg := mcptool.NewRegistry()
-	fmt.Println(reg.Len())
-	_ = reg.Add("a", func() error { return nil })
-	_ = reg.Add("b", func() error { return nil })
-	fmt.Println(reg.Len())
-	// Output:
-	// 0
-	// 2
-}
-
 func ExampleRegistry_Remove() {
 	reg := mcptool.NewRegistry()
 	for _, name := range []string{"a", "b", "c"} {
 		_ = reg.Add(name, func() error { return nil })
 	}
 	reg.Remove("a", "c", "unknown") // unknown names are ignored
-	fmt.Println(reg.Len())
+	fmt.Println(len(reg.Tools()))
 	_, err := reg.Call(context.Background(), "a", nil)
 	fmt.Println(err)
 	// Output:

@@ -55,31 +55,31 @@ func Method(name string, opts ...Option) MethodsOption {
 	})
 }
 
-// MethodsError lists the methods [Registry.AddMethods] could not register,
+// methodsError lists the methods [Registry.AddMethods] could not register,
 // each with its reason.
-type MethodsError struct {
-	Type    string
-	Methods map[string]error // by Go method name
+type methodsError struct {
+	typ     string
+	methods map[string]error // by Go method name
 }
 
-func (e *MethodsError) Error() string {
-	names := make([]string, 0, len(e.Methods))
-	for n := range e.Methods {
+func (e *methodsError) Error() string {
+	names := make([]string, 0, len(e.methods))
+	for n := range e.methods {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	var b strings.Builder
-	fmt.Fprintf(&b, "mcptool: %d method(s) of %s cannot become tools (fix them or Exclude them):", len(names), e.Type)
+	fmt.Fprintf(&b, "%d method(s) of %s cannot become tools (fix them or Exclude them):", len(names), e.typ)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\n- %s: %v", n, e.Methods[n])
+		fmt.Fprintf(&b, "\n- %s: %v", n, e.methods[n])
 	}
 	return b.String()
 }
 
 // Unwrap returns the errors of every method.
-func (e *MethodsError) Unwrap() []error {
-	out := make([]error, 0, len(e.Methods))
-	for _, err := range e.Methods {
+func (e *methodsError) Unwrap() []error {
+	out := make([]error, 0, len(e.methods))
+	for _, err := range e.methods {
 		out = append(out, err)
 	}
 	return out
@@ -87,8 +87,9 @@ func (e *MethodsError) Unwrap() []error {
 
 // AddMethods registers every exported method of svc as a tool named in
 // snake_case (SearchPages becomes search_pages). A method must have one of
-// the shapes [Registry.Add] accepts; one that does not is an error listing
-// each such method and why, unless it is excluded. Methods with pointer and
+// the shapes [Registry.Add] accepts; one that does not is an error
+// ([CodeInvalidDefinition]) listing each such method and why, unless it is
+// excluded. Methods with pointer and
 // value receivers both work when svc is a pointer, and calls use the value
 // svc points to as it is then (no copies). Nothing is registered unless
 // every method can be.
@@ -155,7 +156,7 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 		tools = append(tools, tl)
 	}
 	if len(bad) > 0 {
-		return &MethodsError{Type: t.String(), Methods: bad}
+		return &Error{Code: CodeInvalidDefinition, Err: &methodsError{typ: t.String(), methods: bad}}
 	}
 	for i, tl := range tools {
 		if err := r.insert(tl); err != nil {

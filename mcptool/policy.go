@@ -21,12 +21,6 @@ type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
 // the request's token info, tracing, ...). See [Use].
 type Middleware func(next Handler) Handler
 
-// Defaults of the registry-wide limits.
-const (
-	DefaultMaxArgBytes = annotations.DefaultMaxArgBytes
-	DefaultMaxDepth    = annotations.DefaultMaxDepth
-)
-
 // policy is a tool's resolved runtime policy.
 type policy struct {
 	timeout      time.Duration

@@ -207,6 +207,3 @@ func (r *Registry) Tool(name string) (*mcp.Tool, bool) {
 	}
 	return t.def, true
 }
-
-// Len returns the number of registered tools.
-func (r *Registry) Len() int { return int(r.count.Load()) }

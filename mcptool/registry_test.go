@@ -234,7 +234,7 @@ func TestAddShapes(t *testing.T) {
 			assert.JSONEq(t, wantJSON, regMarshal(t, res.StructuredContent))
 		})
 	}
-	assert.Equal(t, len(tests), r.Len())
+	assert.Equal(t, len(tests), len(r.Tools()))
 }
 
 // regCheck turns a condition a tool checks into its error.
@@ -323,7 +323,7 @@ func TestAddRejectsShapes(t *testing.T) {
 			require.ErrorAs(t, err, &de, "a definition error wraps *DefinitionError")
 			assert.Contains(t, err.Error(), tt.msgPart)
 			assert.True(t, strings.HasPrefix(err.Error(), `mcptool: tool "bad_tool": invalid_definition: `), err.Error())
-			assert.Equal(t, 0, r.Len())
+			assert.Equal(t, 0, len(r.Tools()))
 			_, ok := r.Tool("bad_tool")
 			assert.False(t, ok)
 		})
@@ -352,9 +352,9 @@ func TestAddInvalidName(t *testing.T) {
 		err = mcptool.Add(r, n, func(context.Context, shapeArgs) (string, error) { return "", nil })
 		assert.Equal(t, mcptool.CodeInvalidName, mcptool.CodeOf(err), "generic %q: %v", n, err)
 	}
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, len(r.Tools()))
 	require.NoError(t, r.Add(strings.Repeat("n", 128), func() error { return nil }))
-	assert.Equal(t, 1, r.Len())
+	assert.Equal(t, 1, len(r.Tools()))
 }
 
 func TestAddDuplicate(t *testing.T) {
@@ -367,7 +367,7 @@ func TestAddDuplicate(t *testing.T) {
 	err = mcptool.Add(r, "dup", func(context.Context, shapeArgs) (string, error) { return "third", nil })
 	assert.Equal(t, mcptool.CodeDuplicate, mcptool.CodeOf(err))
 
-	assert.Equal(t, 1, r.Len())
+	assert.Equal(t, 1, len(r.Tools()))
 	assert.Equal(t, "first", regOK(t, r, "dup", ""), "the first registration stays")
 
 	// Names are case-sensitive.
@@ -384,13 +384,13 @@ func TestRemove(t *testing.T) {
 	r := mcptool.NewRegistry()
 	r.Remove()                    // nothing to remove
 	r.Remove("nothing", "at_all") // unknown names on an empty registry
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, len(r.Tools()))
 	for _, n := range []string{"a", "b", "c", "d"} {
 		s := n
 		require.NoError(t, r.Add(n, func() (string, error) { return s, nil }))
 	}
 	r.Remove("b", "unknown", "b")
-	assert.Equal(t, 3, r.Len())
+	assert.Equal(t, 3, len(r.Tools()))
 	assert.Equal(t, []string{"a", "c", "d"}, regNames(r.Tools()))
 	_, ok := r.Tool("b")
 	assert.False(t, ok)
@@ -399,12 +399,12 @@ func TestRemove(t *testing.T) {
 	assert.Equal(t, "c", regOK(t, r, "c", ""))
 
 	r.Remove("unknown")
-	assert.Equal(t, 3, r.Len())
+	assert.Equal(t, 3, len(r.Tools()))
 
 	r.Remove("d", "a")
 	assert.Equal(t, []string{"c"}, regNames(r.Tools()))
 	r.Remove("c")
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, len(r.Tools()))
 	assert.Empty(t, r.Tools())
 }
 
@@ -431,7 +431,7 @@ func TestToolsSortedByName(t *testing.T) {
 	tools := r.Tools()
 	assert.Equal(t, want, regNames(tools))
 	assert.True(t, slices.IsSorted(regNames(tools)))
-	assert.Equal(t, len(want), r.Len())
+	assert.Equal(t, len(want), len(r.Tools()))
 
 	for _, tl := range tools {
 		def, ok := r.Tool(tl.Name)
@@ -689,7 +689,7 @@ func TestHintOptionsMeaningless(t *testing.T) {
 			assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
 			assert.ErrorIs(t, err, annotations.ErrMeaningless)
 			assert.Contains(t, err.Error(), tt.msgPart)
-			assert.Equal(t, 0, r.Len())
+			assert.Equal(t, 0, len(r.Tools()))
 		})
 	}
 	// Read-only with destructive/idempotent explicitly false is fine.
@@ -911,7 +911,7 @@ func TestConcurrentAddRemoveCallTools(t *testing.T) {
 				if !slices.Contains(ns, "stable") {
 					t.Errorf("Tools() lost the stable tool: %v", ns)
 				}
-				if l := r.Len(); l < 1 || l > names+1 {
+				if l := len(r.Tools()); l < 1 || l > names+1 {
 					t.Errorf("Len() = %d", l)
 				}
 				if def, ok := r.Tool(n); ok && def.Name != n {
@@ -927,7 +927,7 @@ func TestConcurrentAddRemoveCallTools(t *testing.T) {
 
 	// After the dust settles the registry is consistent.
 	tools := r.Tools()
-	assert.Equal(t, len(tools), r.Len())
+	assert.Equal(t, len(tools), len(r.Tools()))
 	for _, tl := range tools {
 		if tl.Name == "stable" {
 			continue
@@ -935,7 +935,7 @@ func TestConcurrentAddRemoveCallTools(t *testing.T) {
 		assert.Equal(t, tl.Name+":7", regOK(t, r, tl.Name, `{"n":7}`))
 	}
 	r.Remove(regNames(tools)...)
-	assert.Equal(t, 0, r.Len())
+	assert.Equal(t, 0, len(r.Tools()))
 }
 
 func regMarshalNoT(v any) string {

@@ -266,7 +266,7 @@ func TestSharedCases(t *testing.T) {
 func TestSharedToolsList(t *testing.T) {
 	reg := sharedRegistry(t)
 	want := connectSDK(t, reg, "2025-11-25", nil).tools(t)
-	require.Len(t, want, reg.Len())
+	require.Len(t, want, len(reg.Tools()))
 	for _, k := range transports {
 		t.Run(string(k), func(t *testing.T) {
 			got := connectGo(t, k, reg, goHandlers{}, nil).tools(t)
@@ -317,7 +317,7 @@ func TestWireSchemas(t *testing.T) {
 		} `json:"result"`
 	}
 	require.NoError(t, json.Unmarshal(raw, &wire))
-	require.Len(t, wire.Result.Tools, reg.Len())
+	require.Len(t, wire.Result.Tools, len(reg.Tools()))
 
 	sdk := connectSDK(t, reg, "2025-11-25", nil)
 	lt, err := sdk.cs.ListTools(context.Background(), nil)

@@ -279,7 +279,7 @@ func TestNoCommands(t *testing.T) {
 	a, _ := newDemoApp(t, func(c *config) { c.allow = []string{} })
 	_, ok := a.reg.Tool("execute_command")
 	assert.False(t, ok)
-	assert.Equal(t, 11, a.reg.Len())
+	assert.Equal(t, 11, len(a.reg.Tools()))
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -152,8 +152,8 @@ func newFuzzer(reg *mcptool.Registry, name string) (*fuzzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cat, err := reg.Catalog(); err == nil {
-		for _, ct := range cat.Tools {
+	if cat, err := catalogTools(reg); err == nil {
+		for _, ct := range cat {
 			if ct.Name == name {
 				fz.example = ct.Example
 			}

@@ -23,17 +23,6 @@ import (
 // for its golden files instead.
 var update = flag.Bool("update", false, "rewrite golden files (mcptest.Snapshot, mcptest.Golden)")
 
-// snapshotTool is one tool of a Snapshot file: its catalogue entry
-// (descriptions, hints, argument table, schemas, example call) and the
-// fingerprint of the definition clients list.
-type snapshotTool struct {
-	mcptool.CatalogTool
-	// Fingerprint is "sha256:" and the first 16 hex digits of the SHA-256
-	// of the tool's definition as tools/list sends it: any change of what
-	// the model sees changes it.
-	Fingerprint string `json:"fingerprint"`
-}
-
 // Snapshot compares reg's catalogue with the golden file at path (conventionally
 // testdata/tools.golden.json) and fails the test with a readable diff when
 // they differ: a changed description, hint, schema or example shows up in
@@ -49,13 +38,16 @@ func Snapshot(t testing.TB, reg *mcptool.Registry, path string) {
 }
 
 func snapshot(reg *mcptool.Registry) ([]byte, error) {
-	cat, err := reg.Catalog()
+	cat, err := catalogTools(reg)
 	if err != nil {
 		return nil, err
 	}
-	tools := make([]snapshotTool, len(cat.Tools))
-	for i, ct := range cat.Tools {
-		tools[i].CatalogTool = ct
+	// Each tool is its catalogue entry (descriptions, hints, argument table,
+	// schemas, example call) and, last, "fingerprint": "sha256:" and the
+	// first 16 hex digits of the SHA-256 of the tool's definition as
+	// tools/list sends it, so any change of what the model sees changes it.
+	tools := make([]json.RawMessage, len(cat))
+	for i, ct := range cat {
 		def, ok := reg.Tool(ct.Name)
 		if !ok {
 			return nil, fmt.Errorf("tool %s was removed while the snapshot was taken", ct.Name)
@@ -65,18 +57,49 @@ func snapshot(reg *mcptool.Registry) ([]byte, error) {
 			return nil, fmt.Errorf("tool %s: %w", ct.Name, err)
 		}
 		sum := sha256.Sum256(raw)
-		tools[i].Fingerprint = "sha256:" + hex.EncodeToString(sum[:8])
+		entry := bytes.TrimSuffix(bytes.TrimSpace(ct.raw), []byte("}"))
+		tools[i] = fmt.Appendf(entry, `,"fingerprint":"sha256:%s"}`, hex.EncodeToString(sum[:8]))
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(struct {
-		Tools []snapshotTool `json:"tools"`
+		Tools []json.RawMessage `json:"tools"`
 	}{tools}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// catalogTool is one entry of [mcptool.Registry.WriteCatalogJSON]: the
+// fields mcptest reads, and the entry as written.
+type catalogTool struct {
+	Name    string          `json:"name"`
+	Example json.RawMessage `json:"example"`
+	raw     json.RawMessage
+}
+
+// catalogTools reads reg's catalogue, in its order (by name).
+func catalogTools(reg *mcptool.Registry) ([]catalogTool, error) {
+	var b bytes.Buffer
+	if err := reg.WriteCatalogJSON(&b); err != nil {
+		return nil, err
+	}
+	var cat struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &cat); err != nil {
+		return nil, fmt.Errorf("catalogue: %w", err)
+	}
+	out := make([]catalogTool, len(cat.Tools))
+	for i, raw := range cat.Tools {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			return nil, fmt.Errorf("catalogue: %w", err)
+		}
+		out[i].raw = raw
+	}
+	return out, nil
 }
 
 // Golden compares got with the golden file at path and fails the test with

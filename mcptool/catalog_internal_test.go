@@ -1,4 +1,4 @@
-package mcptool_test
+package mcptool
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcpgen/mcpgen/mcptool"
 )
 
 type catFilter struct {
@@ -32,22 +30,22 @@ type catEvent struct {
 }
 
 func TestCatalog(t *testing.T) {
-	reg := mcptool.NewRegistry()
+	reg := NewRegistry()
 	require.NoError(t, reg.Add("find_events", func(context.Context, catArgs) ([]catEvent, error) { return nil, nil },
-		mcptool.Description("Find events | pipes escaped.")))
-	require.NoError(t, reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Ping.")))
-	c, err := reg.Catalog()
+		Description("Find events | pipes escaped.")))
+	require.NoError(t, reg.Add("ping", func() (string, error) { return "pong", nil }, Description("Ping.")))
+	c, err := reg.catalog()
 	require.NoError(t, err)
 	require.Len(t, c.Tools, 2)
 	fe := c.Tools[0]
 	assert.Equal(t, "find_events", fe.Name)
-	assert.Equal(t, mcptool.CatalogHints{ReadOnly: true, OpenWorld: true}, fe.Hints)
+	assert.Equal(t, catalogHints{ReadOnly: true, OpenWorld: true}, fe.Hints)
 	var paths []string
 	for _, a := range fe.Arguments {
 		paths = append(paths, a.Path)
 	}
 	assert.Equal(t, []string{"filters", "filters[].from", "filters[].tags", "limit", "query", "sort"}, paths)
-	byPath := map[string]mcptool.Argument{}
+	byPath := map[string]argument{}
 	for _, a := range fe.Arguments {
 		byPath[a.Path] = a
 	}
@@ -82,7 +80,7 @@ func TestCatalog(t *testing.T) {
 
 	var js bytes.Buffer
 	require.NoError(t, reg.WriteCatalogJSON(&js))
-	var back mcptool.Catalog
+	var back catalog
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, "ping", back.Tools[1].Name)
 	assert.JSONEq(t, `{"type":"object","additionalProperties":false}`, string(back.Tools[1].InputSchema))
