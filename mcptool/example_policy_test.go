@@ -632,35 +632,6 @@ func ExampleRegistry_AddMethods_errors() {
 	// ping
 }
 
-// examplePolicyCatalogRegistry returns a registry with two documented tools
-// for the catalog examples.
-func examplePolicyCatalogRegistry() *mcptool.Registry {
-	type Filter struct {
-		Field string `json:"field" validate:"oneof=title body"`
-		Value string `json:"value" jsonschema_description:"Text to match"`
-	}
-	type SearchArgs struct {
-		_       struct{} `mcp:"title=Search pages,readOnly"`
-		Query   string   `json:"query" jsonschema_description:"Words to look for" validate:"required,min=2"`
-		Limit   int      `json:"limit,omitempty" jsonschema:"default=10" validate:"omitempty,min=1,max=100"`
-		Filters []Filter `json:"filters,omitempty"`
-	}
-	type Hit struct {
-		ID    string `json:"id"`
-		Title string `json:"title,omitempty"`
-	}
-	type DeleteArgs struct {
-		_  struct{} `mcp:"title=Delete page,idempotent,openWorld=false"`
-		ID string   `json:"id" validate:"required"`
-	}
-	reg := mcptool.NewRegistry()
-	_ = reg.Add("search_pages", func(SearchArgs) ([]Hit, error) { return nil, nil },
-		mcptool.Description("Search pages by title or body."))
-	_ = reg.Add("delete_page", func(DeleteArgs) error { return nil },
-		mcptool.Description("Delete a page by ID."))
-	return reg
-}
-
 // WriteMarkdown renders the catalog as a Markdown reference: an index, then
 // each tool's hints, argument table, result and an example call.
 func ExampleRegistry_WriteMarkdown() {
