@@ -427,8 +427,7 @@ func (b *builder) structDecFor(t reflect.Type) (*structDec, error) {
 				dec.decode(&st, scratch.UnsafePointer())
 			}()
 			if len(st.errs) > 0 {
-				sf := fieldByIndex(t, f.index)
-				return nil, &DefinitionError{Type: typeString(t), Field: f.goName, Tag: fmt.Sprintf("jsonschema:%q", sf.Tag.Get("jsonschema")),
+				return nil, &DefinitionError{Type: typeString(t), Field: f.goName, Tag: fmt.Sprintf("jsonschema:%q", f.tags.raw.Get("jsonschema")),
 					Msg: fmt.Sprintf("default %s breaks the property's own rules: %s", def, st.errs[0].Msg)}
 			}
 			fd.def = def

@@ -576,11 +576,13 @@ type errMany struct {
 	Inner errManyInner `json:"inner"`
 	Word  string       `json:"word" validate:"bogus"`
 	Num   int          `mcp:"readOnly"`
+	Two   string       `json:"two" jsonschema:"minLenght=1" validate:"min=1,,"`
 }
 
 // A type with several bad tags reports all of them at once, each naming the
-// type, the field and the tag, in the order of the fields (the mcp tag
-// first).
+// type, the field and the tag: the tool's mcp tag first, then what the tag
+// scanner finds wrong with each field's tags in field order (several tags of
+// one field each), then what the tags say that the field's type cannot take.
 func TestDefinitionErrorsAllReported(t *testing.T) {
 	_, err := PlanFor(tf[errMany](), Options{})
 	if err == nil {
@@ -606,9 +608,11 @@ func TestDefinitionErrorsAllReported(t *testing.T) {
 		`mcpreflect.errMany._: tag mcp:"readonly,timeout=soon": unknown key "readonly" (did you mean "readOnly"?)`,
 		`mcpreflect.errMany._: tag mcp:"readonly,timeout=soon": timeout must be a positive duration such as 5s or 250ms`,
 		`mcpreflect.errMany.Name: tag json:"name,omitempy": unknown option "omitempy" (did you mean "omitempty"?)`,
-		"mcpreflect.errMany.Num: tag mcp:\"readOnly\": the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`",
-		`mcpreflect.errMany.Count: tag jsonschema:"minimum=x": minimum=x: not a number`,
 		`mcpreflect.errMany.Tags: tag validate:"dive,,min=1": empty rule`,
+		"mcpreflect.errMany.Num: tag mcp:\"readOnly\": the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`",
+		`mcpreflect.errMany.Two: tag jsonschema:"minLenght=1": unknown key "minLenght" (did you mean "minLength"?)`,
+		`mcpreflect.errMany.Two: tag validate:"min=1,,": empty rule`,
+		`mcpreflect.errMany.Count: tag jsonschema:"minimum=x": minimum=x: not a number`,
 		`mcpreflect.errManyInner.Deep: tag jsonschema:"maxLenght=3": unknown key "maxLenght" (did you mean "maxLength"?)`,
 		`mcpreflect.errMany.Word: tag validate:"bogus": rule "bogus": Undefined validation function 'bogus' on field ''`,
 	}

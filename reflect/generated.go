@@ -411,7 +411,8 @@ func generatedPlan(t reflect.Type, opts Options) (*Plan, error) {
 		}
 		for _, gf := range gs.Fields {
 			f := &fieldInfo{name: gf.Name, goName: gf.GoName, index: gf.Index, required: gf.Required, residual: gf.Residual}
-			f.typ = fieldByIndex(st, gf.Index).Type
+			sf := fieldByIndex(st, gf.Index)
+			f.typ, f.tags.raw = sf.Type, sf.Tag // the raw tag, to quote in errors
 			if gs.Schema.Properties != nil {
 				f.schema, _ = gs.Schema.Properties.Get(gf.Name)
 			}

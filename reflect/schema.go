@@ -95,7 +95,7 @@ type fieldInfo struct {
 	validate  []vlevel           // validator levels
 	residual  string             // validator tag for rules JSON Schema cannot say
 	cross     []crossRule
-	tag       reflect.StructTag
+	tags      fieldTags
 	decl      reflect.Type // the struct type that declares the field (an embedded one, for a promoted field)
 	declName  string       // the field's name in decl
 	defaultOK bool         // schema carries a default
@@ -436,19 +436,18 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				}
 				continue
 			}
-			jsonTag, hasJSON := sf.Tag.Lookup("json")
-			jt, err := parseJSONTag(jsonTag, hasJSON)
-			if err != nil {
-				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: err.Error()})
+			tags, tagErrs := scanTags(t, goName, sf)
+			if tags.json.skip {
 				continue
 			}
-			if jt.skip {
+			if tags.hasMCP && !b.output {
+				tagErrs = append(tagErrs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", tags.mcp), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"})
+			}
+			if len(tagErrs) > 0 {
+				errs = append(errs, tagErrs...)
 				continue
 			}
-			if mcpTag, ok := sf.Tag.Lookup("mcp"); ok && !b.output {
-				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("mcp:%q", mcpTag), Msg: "the mcp tag belongs on a blank field: _ struct{} `mcp:\"...\"`"})
-				continue
-			}
+			jt := tags.json
 			start := len(paths)
 			paths = append(append(paths, index...), i)
 			idx := paths[start:len(paths):len(paths)]
@@ -470,15 +469,11 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				// type that has a json name, as a named property.
 				continue
 			}
-			if jt.asString {
-				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", jsonTag), Msg: "the ,string option is not supported: use a string field", Err: errUnsupported})
-				continue
-			}
 			name := jt.name
 			if name == "" {
 				name = sf.Name
 			}
-			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tag: sf.Tag, decl: st, declName: sf.Name})
+			infos = append(infos, fieldInfo{name: name, goName: goName, typ: ft, index: idx, tags: tags, decl: st, declName: sf.Name})
 			fi := &infos[len(infos)-1]
 			fi.required = !jt.omitempty && !jt.omitzero
 			cands = append(cands, cand{fi, depth, jt.name != ""})
@@ -595,7 +590,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	fail := func(tagKey, msg string, args ...any) error {
 		tag := ""
 		if tagKey != "" {
-			tag = fmt.Sprintf("%s:%q", tagKey, f.tag.Get(tagKey))
+			tag = fmt.Sprintf("%s:%q", tagKey, f.tags.raw.Get(tagKey))
 		}
 		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: tag, Msg: fmt.Sprintf(msg, args...)}
 	}
@@ -604,15 +599,11 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 			s.Description = c
 		}
 	}
-	if d, ok := f.tag.Lookup("jsonschema_description"); ok {
-		s.Description = d
-	}
-	items, err := parseSchemaTag(f.tag.Get("jsonschema"))
-	if err != nil {
-		return fail("jsonschema", "%s", err)
+	if f.tags.hasDescription {
+		s.Description = f.tags.description
 	}
 	setBy := map[string]bool{}
-	for _, it := range items {
+	for _, it := range f.tags.schema {
 		if it.key == "required" {
 			if it.hasVal {
 				return fail("jsonschema", "required takes no value")
@@ -628,15 +619,9 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		}
 		setBy[it.key] = true
 	}
-	if extras, ok := f.tag.Lookup("jsonschema_extras"); ok {
-		for _, part := range splitUnescapedCommas(extras) {
-			k, v, has := strings.Cut(part, "=")
-			if !has || k == "" {
-				return fail("jsonschema_extras", "item %q is not key=value", part)
-			}
-			if !strings.HasPrefix(k, "x-") {
-				return fail("jsonschema_extras", "extra keyword %q must start with x- (known keywords go in the jsonschema tag)", k)
-			}
+	if len(f.tags.extras) > 0 {
+		for _, it := range f.tags.extras {
+			k, v := it.key, it.val
 			if k == "x-mcp-header" {
 				if err := checkHeaderName(v, valueKind(s)); err != nil {
 					return fail("jsonschema_extras", "%s", err)
@@ -661,13 +646,8 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 		return nil
 	}
 	// validate tag
-	vraw, hasV := f.tag.Lookup("validate")
-	if hasV {
-		levels, err := parseValidateTag(vraw)
-		if err != nil {
-			return fail("validate", "%s", err)
-		}
-		f.validate = levels
+	if f.tags.hasValidate {
+		f.validate = f.tags.validate
 		if err := b.mirror(owner, f, setBy); err != nil {
 			return err
 		}

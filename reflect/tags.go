@@ -2,6 +2,7 @@ package mcpreflect
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/annotations"
@@ -208,3 +209,74 @@ func contains(list []string, s string) bool {
 
 // suggest returns the entry of known closest to s, or "".
 func suggest(s string, known []string) string { return annotations.Suggest(s, known) }
+
+// fieldTags are one struct field's tags as typed values: json, jsonschema
+// (with jsonschema_description and jsonschema_extras), validate and mcp. One
+// scanner, [scanTags], reads them; the rest of the package reads these
+// values and goes back to the raw tag only to quote it in an error.
+type fieldTags struct {
+	raw            reflect.StructTag
+	json           jsonTag
+	description    string
+	hasDescription bool
+	schema         []schemaItem
+	extras         []schemaItem // jsonschema_extras: x-... keywords, each key=value
+	validate       []vlevel
+	hasValidate    bool
+	mcp            string // the mcp tag, for a blank field's tool metadata
+	hasMCP         bool
+}
+
+// tagError reports a bad tag of field goName of owner.
+func tagError(owner reflect.Type, goName string, sf reflect.StructField, key, msg string) error {
+	return &DefinitionError{Type: typeString(owner), Field: goName, Tag: fmt.Sprintf("%s:%q", key, sf.Tag.Get(key)), Msg: msg}
+}
+
+// scanTags reads the tags of sf, a field of owner (goName is its Go path),
+// and returns one error per bad tag. A field whose json tag is bad is
+// skipped by its caller; the other tags' errors are reported with it.
+func scanTags(owner reflect.Type, goName string, sf reflect.StructField) (fieldTags, []error) {
+	t := fieldTags{raw: sf.Tag}
+	var errs []error
+	var err error
+	jraw, hasJSON := sf.Tag.Lookup("json")
+	if t.json, err = parseJSONTag(jraw, hasJSON); err != nil {
+		errs = append(errs, tagError(owner, goName, sf, "json", err.Error()))
+	} else if t.json.asString {
+		errs = append(errs, &DefinitionError{Type: typeString(owner), Field: goName, Tag: fmt.Sprintf("json:%q", jraw), Msg: "the ,string option is not supported: use a string field", Err: errUnsupported})
+	}
+	t.mcp, t.hasMCP = sf.Tag.Lookup("mcp")
+	t.description, t.hasDescription = sf.Tag.Lookup("jsonschema_description")
+	if t.schema, err = parseSchemaTag(sf.Tag.Get("jsonschema")); err != nil {
+		errs = append(errs, tagError(owner, goName, sf, "jsonschema", err.Error()))
+	}
+	if extras, ok := sf.Tag.Lookup("jsonschema_extras"); ok {
+		if t.extras, err = parseExtrasTag(extras); err != nil {
+			errs = append(errs, tagError(owner, goName, sf, "jsonschema_extras", err.Error()))
+		}
+	}
+	var vraw string
+	if vraw, t.hasValidate = sf.Tag.Lookup("validate"); t.hasValidate {
+		if t.validate, err = parseValidateTag(vraw); err != nil {
+			errs = append(errs, tagError(owner, goName, sf, "validate", err.Error()))
+		}
+	}
+	return t, errs
+}
+
+// parseExtrasTag reads a jsonschema_extras tag: x-... keywords, key=value,
+// separated by commas (a backslash escapes one).
+func parseExtrasTag(raw string) ([]schemaItem, error) {
+	var items []schemaItem
+	for _, part := range splitUnescapedCommas(raw) {
+		k, v, has := strings.Cut(part, "=")
+		if !has || k == "" {
+			return nil, fmt.Errorf("item %q is not key=value", part)
+		}
+		if !strings.HasPrefix(k, "x-") {
+			return nil, fmt.Errorf("extra keyword %q must start with x- (known keywords go in the jsonschema tag)", k)
+		}
+		items = append(items, schemaItem{key: k, val: v, hasVal: true})
+	}
+	return items, nil
+}

@@ -52,7 +52,7 @@ var formatRules = map[string]string{
 // something else about one of them is a contradiction.
 func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool) error {
 	fail := func(msg string, args ...any) error {
-		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: fmt.Sprintf("validate:%q", f.tag.Get("validate")), Msg: fmt.Sprintf(msg, args...)}
+		return &DefinitionError{Type: typeString(owner), Field: f.goName, Tag: fmt.Sprintf("validate:%q", f.tags.raw.Get("validate")), Msg: fmt.Sprintf(msg, args...)}
 	}
 	node := f.schema
 	t := f.typ
