@@ -3,8 +3,14 @@ package cluster_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,16 +28,49 @@ func TestMeasure(t *testing.T) {
 	if os.Getenv("MCPGEN_MEASURE") == "" {
 		t.Skip("a measurement: set MCPGEN_MEASURE=1")
 	}
+	// The three replicas share this machine's cores, so each gets its share
+	// (GOMAXPROCS), as a container's CPU limit gives it (docs/deploy.md);
+	// the direct replica, started alone, has the whole machine.
+	t.Setenv("GOMAXPROCS", strconv.Itoa(max(1, runtime.NumCPU()/3)))
 	c := startCluster(t, "conformance")
+	direct := c.startSolo(t)
 	const clients, dur = 16, 5 * time.Second
-	direct := fmt.Sprintf("http://127.0.0.1:%d/mcp", c.ports[0])
 	// Alternate, so that background load on the machine hits both alike.
-	for round := 1; round <= 2; round++ {
+	for round := 1; round <= 3; round++ {
 		for _, target := range []struct{ name, url string }{{"1 replica, direct", direct}, {"3 replicas, HAProxy", c.url()}} {
 			n, p50, p99 := measure(t, target.url, clients, dur)
 			t.Logf("round %d  %-20s %6.0f calls/s  p50 %6.2f ms  p99 %6.2f ms", round, target.name,
 				float64(n)/dur.Seconds(), ms(p50), ms(p99))
 		}
+	}
+}
+
+// startSolo starts one more replica, outside the load balancer and with the
+// environment the test started with (no GOMAXPROCS of the cluster's), and
+// returns its endpoint.
+func (c *cluster) startSolo(t *testing.T) string {
+	port := freePort(t)
+	cmd := exec.Command(demoBin, "-http", "127.0.0.1:"+strconv.Itoa(port), "-toolset", c.toolset,
+		"-redis", c.redisURL(), "-data", filepath.Join(c.dir, "data-solo"))
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
+	c.logTo(cmd, "solo.log")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/healthz", port))
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the solo replica did not come up within 20s (log in %s)", c.dir)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 

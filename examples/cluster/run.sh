@@ -34,11 +34,14 @@ pids+=($!)
 # Every replica seals requestState with the same key.
 MCPGEN_STATE_KEY=${MCPGEN_STATE_KEY:-$(head -c32 /dev/urandom | base64)}
 export MCPGEN_STATE_KEY
+# Three replicas share this machine's cores: each gets its share (GOMAXPROCS),
+# as a container's CPU limit would give it (docs/deploy.md).
+procs=$(( $(nproc) / 3 )); [ "$procs" -ge 1 ] || procs=1
 for i in 1 2 3; do
   port=$((lb + i))
   export "MCPGEN_REPLICA$i=127.0.0.1:$port"
   sleep 0.2 # Redis first
-  "$work/mcpgen-demo" -http "127.0.0.1:$port" -redis "redis://127.0.0.1:$rport/0" \
+  GOMAXPROCS=${GOMAXPROCS:-$procs} "$work/mcpgen-demo" -http "127.0.0.1:$port" -redis "redis://127.0.0.1:$rport/0" \
     -data "$work/data$i" >"$work/replica$i.log" 2>&1 &
   pids+=($!)
 done
