@@ -41,15 +41,20 @@ type TaskSettings struct {
 	// becomes a task as soon as it reports [Progress]. Default 0: a task at
 	// once.
 	Wait time.Duration
+	// Lease is how long a running task stays its worker's without a sign
+	// of life. The worker renews it every Lease/3; a task whose lease ran
+	// out (its process died) is failed by whoever reads it next, so it
+	// never stays working. Default 30 seconds. Shorter finds a dead
+	// replica's tasks sooner, at the cost of a store write every Lease/3
+	// per running task.
+	Lease time.Duration
 }
 
 // Defaults of [TaskSettings].
 const (
-	defaultTaskTTL  = time.Hour
-	defaultTaskPoll = 500 * time.Millisecond
-	// A worker renews its lease on a running task every taskLease/3; a task
-	// whose lease ran out is failed by whoever reads it next.
-	taskLease = 30 * time.Second
+	defaultTaskTTL   = time.Hour
+	defaultTaskPoll  = 500 * time.Millisecond
+	defaultTaskLease = 30 * time.Second
 )
 
 type taskMode uint8
@@ -86,8 +91,9 @@ func TaskRequired(s ...TaskSettings) Option {
 }
 
 // Tasks sets the registry's task store and the defaults of its task tools.
+// Given more than once, a later Tasks changes only the fields it sets.
 func Tasks(s TaskSettings) RegistryOption {
-	return registryOption(func(c *registryConfig) { c.tasks = s })
+	return registryOption(func(c *registryConfig) { c.tasks = s.over(c.tasks) })
 }
 
 func taskModeOf(s annotations.TaskSupport) taskMode {
@@ -107,18 +113,34 @@ func firstSettings(s []TaskSettings) TaskSettings {
 	return TaskSettings{}
 }
 
-// settings returns the tool's settings over the registry's, with defaults.
+// over returns base with the fields s sets (non-zero) replaced.
+func (s TaskSettings) over(base TaskSettings) TaskSettings {
+	if s.Store != nil {
+		base.Store = s.Store
+	}
+	if s.TTL != 0 {
+		base.TTL = s.TTL
+	}
+	if s.PollInterval != 0 {
+		base.PollInterval = s.PollInterval
+	}
+	if s.Wait != 0 {
+		base.Wait = s.Wait
+	}
+	if s.Lease != 0 {
+		base.Lease = s.Lease
+	}
+	return base
+}
+
+// taskSettings returns the tool's settings over the registry's, with
+// defaults. A tool has no store of its own.
 func (r *Registry) taskSettings(t *tool) TaskSettings {
-	s := r.cfg.tasks
 	o := t.task.set
-	if o.TTL != 0 {
-		s.TTL = o.TTL
-	}
-	if o.PollInterval != 0 {
-		s.PollInterval = o.PollInterval
-	}
-	if o.Wait != 0 {
-		s.Wait = o.Wait
+	o.Store = nil
+	s := o.over(r.cfg.tasks)
+	if s.Lease <= 0 {
+		s.Lease = defaultTaskLease
 	}
 	if s.TTL == 0 {
 		s.TTL = defaultTaskTTL
@@ -286,7 +308,7 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 		UpdatedAt:     now,
 		PollInterval:  run.set.PollInterval,
 		Worker:        run.reg.tasks.worker,
-		LeaseUntil:    now.Add(taskLease),
+		LeaseUntil:    now.Add(run.set.Lease),
 	}
 	if run.set.TTL > 0 {
 		task.ExpiresAt = now.Add(run.set.TTL)
@@ -324,7 +346,7 @@ func (run *taskRun) supervise(store taskstore.Store) {
 	if err != nil {
 		run.reg.cfg.logger.Error("mcptool: cannot watch task", "task", id, "err", err)
 	}
-	tick := time.NewTicker(taskLease / 3)
+	tick := time.NewTicker(run.set.Lease / 3)
 	defer tick.Stop()
 	// A task past its TTL may be gone from the store: stop its work then.
 	var expired <-chan time.Time
@@ -356,7 +378,7 @@ func (run *taskRun) supervise(store taskstore.Store) {
 				if t.Status.Terminal() {
 					return false
 				}
-				t.LeaseUntil = run.reg.tasks.now().Add(taskLease)
+				t.LeaseUntil = run.reg.tasks.now().Add(run.set.Lease)
 				return true
 			})
 			check()

@@ -407,6 +407,40 @@ func TestTaskDeadWorker(t *testing.T) {
 	assert.Equal(t, "failed", w.get("dead2")["status"], "a dead task fails; the cancel finds it terminal")
 }
 
+// TaskSettings.Lease sets how long a running task stays its worker's: a
+// live worker renews it every Lease/3, so its task stays working past
+// Lease; a task whose worker is gone reads failed once Lease has passed
+// since its last renewal, not after the 30-second default.
+func TestTaskLease(t *testing.T) {
+	const lease = 300 * time.Millisecond
+	store := taskstore.NewMemory()
+	reg, release := taskRegistry(t, mcptool.Tasks(mcptool.TaskSettings{Store: store, Lease: lease}))
+	defer close(release)
+	w := newWire(t, reg, true)
+
+	id, _ := w.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	require.NotEmpty(t, id)
+	first, err := store.Get(context.Background(), id)
+	require.NoError(t, err)
+	assert.WithinDuration(t, first.CreatedAt.Add(lease), first.LeaseUntil, 50*time.Millisecond, "the first lease is Lease long")
+	time.Sleep(3 * lease)
+	assert.Equal(t, "working", w.get(id)["status"], "a live worker keeps its task past Lease")
+	renewed, err := store.Get(context.Background(), id)
+	require.NoError(t, err)
+	assert.True(t, renewed.LeaseUntil.After(first.LeaseUntil.Add(lease)), "renewed every Lease/3: %v then %v", first.LeaseUntil, renewed.LeaseUntil)
+	assert.False(t, renewed.LeaseUntil.After(time.Now().Add(lease)), "never more than Lease ahead")
+
+	// A task of a worker that is gone: working within its lease, failed after.
+	now := time.Now()
+	require.NoError(t, store.Create(context.Background(), taskstore.Task{
+		ID: "orphan", Tool: "steps", Status: taskstore.Working, CreatedAt: now, UpdatedAt: now,
+		Worker: "gone", LeaseUntil: now.Add(lease),
+	}))
+	assert.Equal(t, "working", w.get("orphan")["status"])
+	time.Sleep(lease + 100*time.Millisecond)
+	assert.Equal(t, "failed", w.get("orphan")["status"])
+}
+
 // Within Wait, input is asked with input-required results, a fast call is
 // answered directly, and Progress turns the call into a task.
 func TestTaskWait(t *testing.T) {

@@ -43,6 +43,7 @@ type config struct {
 	geocodingURL string        // Open-Meteo geocoding API base URL
 	searchURL    string        // a SearXNG-compatible search endpoint
 	tasksDB      string        // the SQLite file of the tasks; "" is tasks.db in dataDir (demo toolset)
+	taskLease    time.Duration // how long a running task stays its worker's without renewal; 0 is mcptool's default
 }
 
 // Defaults of the demo toolset's settings.
@@ -117,6 +118,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
+	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
 	fs.StringVar(&cfg.tasksDB, "tasks-db", "", "the SQLite `FILE` that keeps tasks (long calls the client polls), so they survive restarts (default: tasks.db in the data directory; in memory for -toolset conformance; with -redis: in Redis)")
 	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...` (no paths; empty: no execute_command)")
 	fs.BoolVar(&confirm, "confirm", true, "ask the user (through elicitation) before delete_file and delete_page run; -confirm=false for clients that cannot be asked")
@@ -204,6 +206,9 @@ func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 			}
 			a.close = joinClose(a.close, closeTasks)
 		}()
+	}
+	if cfg.taskLease != 0 {
+		opts = append(opts, mcptool.Tasks(mcptool.TaskSettings{Lease: cfg.taskLease}))
 	}
 	return newToolset(cfg, mcptool.NewRegistry(opts...), logger)
 }

@@ -148,12 +148,11 @@ func TestTaskAcrossReplicas(t *testing.T) {
 }
 
 // e (tasks). A task whose replica is SIGKILLed reads failed once its
-// worker lease (30 s in mcptool) has run out, never stuck in working.
+// worker lease has run out (the replicas run with -task-lease 3s), never
+// stuck in working.
 func TestTaskOfKilledReplicaFails(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for a task lease to run out (30 s)")
-	}
-	c := startCluster(t, "conformance")
+	const lease = 3 * time.Second
+	c := startCluster(t, "conformance", "-task-lease", lease.String())
 	sb := &servedBy{}
 	cs := taskClient(t, c, sb)
 	id := startTask(t, cs, "slow_compute", map[string]any{"seconds": 120, "label": "doomed"})
@@ -161,6 +160,10 @@ func TestTaskOfKilledReplicaFails(t *testing.T) {
 	waitStatus(t, cs, sb, id, "working", 5*time.Second)
 	killed := time.Now()
 	c.kill(worker)
-	st, _ := waitStatus(t, cs, sb, id, "failed", 45*time.Second)
-	t.Logf("the task read failed %v after its replica was killed: %s %s", time.Since(killed).Round(time.Second), st.StatusMessage, st.Error)
+	st, _ := waitStatus(t, cs, sb, id, "failed", 5*lease)
+	took := time.Since(killed)
+	t.Logf("the task read failed %v after its replica was killed: %s %s", took.Round(100*time.Millisecond), st.StatusMessage, st.Error)
+	if took > lease+2*time.Second {
+		t.Errorf("failed %v after the kill: want within the lease (%v) and a poll", took, lease)
+	}
 }
