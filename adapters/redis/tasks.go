@@ -25,9 +25,10 @@ import (
 // fields of the record (mcptool writes and checks them), so a task whose
 // replica died reads failed once its lease has run out.
 //
-// While Redis is unreachable the methods fail; an update published during
-// an outage is not delivered to watchers, who see the new state at their
-// next read.
+// While Redis is unreachable the methods fail. An update published while
+// this store's subscription was down (Redis restarted, the connection
+// dropped) is not delivered as such: when the subscription is back, every
+// watcher is woken once, so it reads the task again and misses no change.
 type TaskStore struct {
 	rdb    redis.UniversalClient
 	prefix string // of task keys; the channel of a task is prefix + id
@@ -53,18 +54,32 @@ func newTaskStore(ctx context.Context, rdb redis.UniversalClient, prefix string)
 
 func (s *TaskStore) key(id string) string { return s.prefix + "{" + id + "}" }
 
+// dispatch hands each published update to the task's local watchers. The
+// subscription's confirmation comes again whenever go-redis re-subscribes
+// after a lost connection: then every watcher is woken, since updates made
+// in between were published to nobody.
 func (s *TaskStore) dispatch() {
 	defer close(s.done)
-	for m := range s.ps.Channel() {
-		id := strings.TrimPrefix(m.Channel, s.prefix)
+	for m := range s.ps.ChannelWithSubscriptions() {
 		s.mu.Lock()
-		for ch := range s.watches[id] {
-			select {
-			case ch <- struct{}{}:
-			default: // one pending receive stands for several updates
+		switch m := m.(type) {
+		case *redis.Message:
+			wake(s.watches[strings.TrimPrefix(m.Channel, s.prefix)])
+		case *redis.Subscription:
+			for _, set := range s.watches {
+				wake(set)
 			}
 		}
 		s.mu.Unlock()
+	}
+}
+
+func wake(set map[chan struct{}]struct{}) {
+	for ch := range set {
+		select {
+		case ch <- struct{}{}:
+		default: // one pending receive stands for several updates
+		}
 	}
 }
 

@@ -57,3 +57,45 @@ func TestTaskWatchAcrossReplicas(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// Updates published while a store's subscription is down reach nobody: when
+// Redis is back and the subscription re-established, every watcher is woken
+// to read its task again, so a cancel written by another replica right after
+// a Redis restart is not missed.
+func TestTaskWatchAfterRedisRestart(t *testing.T) {
+	srv := startRedis(t)
+	a, b := open(t, srv, nil).TaskStore(), open(t, srv, nil).TaskStore()
+	ctx := t.Context()
+	if err := a.Create(ctx, taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working}); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := a.Watch(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.stop()
+	srv.start(t)
+	// The restarted server is empty (no persistence): B writes the task as
+	// another replica would after the restart, possibly before A has
+	// re-subscribed, so its publication may reach nobody.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := b.Create(ctx, taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working, CancelRequested: true})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Redis did not come back: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case <-ch:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the watcher was not woken after the subscription came back")
+	}
+	got, err := a.Get(ctx, "x")
+	if err != nil || !got.CancelRequested {
+		t.Fatalf("replica A reads %+v, %v", got, err)
+	}
+}
