@@ -840,16 +840,16 @@ func ExampleRegistry_Invoke() {
 }
 
 // Registry.Watch calls a function after every change of the registry's
-// tools, synchronously, until stopped: an adapter for another MCP library
-// uses it to refresh its tool list and send notifications/tools/list_changed.
+// tools, synchronously, with the names the change touched, until stopped:
+// an adapter for another MCP library looks each one up to update its tool
+// list and send notifications/tools/list_changed.
 func ExampleRegistry_Watch() {
 	reg := mcptool.NewRegistry()
-	stop := reg.Watch(func() {
-		var names []string
-		for _, t := range reg.Tools() {
-			names = append(names, t.Name)
+	stop := reg.Watch(func(changed []string) {
+		for _, name := range changed {
+			_, ok := reg.Tool(name)
+			fmt.Println("tool changed:", name, "registered:", ok)
 		}
-		fmt.Println("tools changed:", names)
 	})
 	_ = reg.Add("a", func() error { return nil })
 	_ = reg.Add("b", func() error { return nil })
@@ -859,8 +859,8 @@ func ExampleRegistry_Watch() {
 	_ = reg.Add("c", func() error { return nil }) // stopped: no call
 	fmt.Println("tools registered:", len(reg.Tools()))
 	// Output:
-	// tools changed: [a]
-	// tools changed: [a b]
-	// tools changed: [b]
+	// tool changed: a registered: true
+	// tool changed: b registered: true
+	// tool changed: a registered: false
 	// tools registered: 2
 }

@@ -33,10 +33,23 @@ type Peer interface {
 	Ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error)
 }
 
-// Watch calls fn after every change of the registry's tools (Add, Remove)
-// until stop is called. Adapters use it to send list_changed notifications.
-func (r *Registry) Watch(fn func()) (stop func()) {
-	_, stop = r.subscribe(func([]*tool, []string) { fn() })
+// Watch calls fn after every change of the registry's tools (Add, Remove),
+// synchronously, with the names of the tools the change added or removed,
+// until stop is called. An adapter for another MCP library looks each name
+// up ([Registry.Tool]) to bring its server up to date, so keeping a served
+// registry in sync costs the size of each change, not of the registry.
+func (r *Registry) Watch(fn func(changed []string)) (stop func()) {
+	_, stop = r.subscribe(func(added []*tool, removed []string) {
+		changed := removed
+		if len(added) > 0 {
+			changed = make([]string, 0, len(added)+len(removed))
+			for _, t := range added {
+				changed = append(changed, t.name)
+			}
+			changed = append(changed, removed...)
+		}
+		fn(changed)
+	})
 	return stop
 }
 

@@ -93,15 +93,16 @@ func TestInvokeWithPeer(t *testing.T) {
 
 func TestWatch(t *testing.T) {
 	reg := mcptool.NewRegistry()
-	var n int
+	var calls [][]string
 	var mu sync.Mutex
-	stop := reg.Watch(func() { mu.Lock(); n++; mu.Unlock() })
+	stop := reg.Watch(func(changed []string) { mu.Lock(); calls = append(calls, changed); mu.Unlock() })
 	require.NoError(t, reg.Add("a", func() (string, error) { return "", nil }))
-	reg.Remove("a")
+	require.NoError(t, reg.Add("c", func() (string, error) { return "", nil }))
+	reg.Remove("a", "c", "x")
 	reg.Remove("a") // no change, no call
 	stop()
 	require.NoError(t, reg.Add("b", func() (string, error) { return "", nil }))
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Equal(t, 2, n)
+	assert.Equal(t, [][]string{{"a"}, {"c"}, {"a", "c"}}, calls)
 }

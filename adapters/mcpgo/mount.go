@@ -41,12 +41,17 @@ func NewServer(reg *mcptool.Registry, name, version string, opts ...server.Serve
 // that declared none. Declare server.WithLogging() for clients to be able to
 // set a logging level.
 func Mount(reg *mcptool.Registry, s *server.MCPServer) (unmount func()) {
+	_, unmount = mountOn(reg, s)
+	return unmount
+}
+
+func mountOn(reg *mcptool.Registry, s *server.MCPServer) (*mount, func()) {
 	m := &mount{reg: reg, srv: weak.Make(s), served: map[string]*mcp.Tool{}}
-	cancel := reg.Watch(m.reconcile)
+	cancel := reg.Watch(m.apply)
 	m.cancel = cancel
 	m.reconcile()
 	runtime.AddCleanup(s, func(c func()) { c() }, cancel)
-	return func() {
+	return m, func() {
 		cancel()
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -73,14 +78,14 @@ type mount struct {
 	mu      sync.Mutex
 	served  map[string]*mcp.Tool // by name: the registry definition served
 	stopped bool
+	checked int // tools compared with the registry: the work of keeping in sync
 }
 
-// reconcile makes the server's tools those of the registry. It diffs the
-// registry's current tools against what it served, by definition identity
-// (a tool removed and added again under its name has a new definition), so
-// changes that race each other always settle on the registry's state. Each
-// change reaches the server as one DeleteTools and one AddTools call, so
-// clients get at most two list_changed notifications.
+// reconcile makes the server's tools those of the registry, when it is
+// mounted: every tool served or registered is compared by definition
+// identity (a tool removed and added again under its name has a new
+// definition). Each change reaches the server as one DeleteTools and one
+// AddTools call, so clients get at most two list_changed notifications.
 func (m *mount) reconcile() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -92,25 +97,53 @@ func (m *mount) reconcile() {
 		m.cancel()
 		return
 	}
-	current := map[string]*mcp.Tool{}
-	var added []server.ServerTool
-	for _, def := range m.reg.Tools() {
-		current[def.Name] = def
-		if m.served[def.Name] == def {
-			continue
-		}
-		t, err := Tool(def)
-		if err != nil {
-			// Registry definitions always marshal; this is a bug.
-			slog.Error("mcpgo: tool not served", "tool", def.Name, "err", err)
-			continue
-		}
-		added = append(added, server.ServerTool{Tool: t, Handler: m.handler(def.Name)})
-		m.served[def.Name] = def
-	}
-	var gone []string
+	names := make([]string, 0, len(m.served))
 	for name := range m.served {
-		if _, ok := current[name]; !ok {
+		names = append(names, name)
+	}
+	for _, def := range m.reg.Tools() {
+		names = append(names, def.Name)
+	}
+	m.sync(srv, names)
+}
+
+// apply brings the tools one change of the registry touched up to date on
+// the server: the work per change is the size of the change, not of the
+// registry. Each name is compared with the registry as it is now, not as
+// the change says, so changes whose notifications race settle on the
+// registry's state.
+func (m *mount) apply(changed []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.stopped {
+		return
+	}
+	srv := m.srv.Value()
+	if srv == nil {
+		m.cancel()
+		return
+	}
+	m.sync(srv, changed)
+}
+
+// sync serves the named tools as the registry has them now.
+func (m *mount) sync(srv *server.MCPServer, names []string) {
+	var added []server.ServerTool
+	var gone []string
+	for _, name := range names {
+		m.checked++
+		def, ok := m.reg.Tool(name)
+		switch served := m.served[name]; {
+		case ok && served != def:
+			t, err := Tool(def)
+			if err != nil {
+				// Registry definitions always marshal; this is a bug.
+				slog.Error("mcpgo: tool not served", "tool", name, "err", err)
+				continue
+			}
+			added = append(added, server.ServerTool{Tool: t, Handler: m.handler(name)})
+			m.served[name] = def
+		case !ok && served != nil:
 			gone = append(gone, name)
 			delete(m.served, name)
 		}
