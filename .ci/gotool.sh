@@ -28,8 +28,13 @@ go mod edit -replace "github.com/mcpgen/mcpgen=$root"
 # error rather than for "no such module" (the public proxy answers 404). With
 # GOPROXY=off the lookup is a plain not-found, and every module comes from
 # the cache filled above: go get still records each one in go.mod and go.sum.
-GOPROXY=off go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
-GOPROXY=off go get github.com/mcpgen/mcpgen/mcptool
+# With the proxy off, go would ask sum.golang.org itself (not through the
+# proxy) about each module it records, and a machine that reaches only the
+# module proxy cannot: the modules were checked against this repository's
+# go.sum when go mod download fetched them, so the checksum database is not
+# asked again (GOSUMDB=off).
+GOPROXY=off GOSUMDB=off go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
+GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/mcptool
 
 cat >main.go <<'EOF'
 // Command greeter is a fresh module using mcpgen's generator as a go tool.
@@ -97,7 +102,7 @@ for want in '"name":"greet"' '"description":"Says hello to someone by name."' \
 done
 # The tool directive keeps the generator's dependencies through go mod tidy.
 grep -qx 'tool github.com/mcpgen/mcpgen/cmd/mcpgen' go.mod || { echo "FAIL: go.mod has no tool directive"; fail=1; }
-GOFLAGS=-mod=mod GOPROXY=off go mod tidy
+GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go mod tidy
 rm mcpgen_gen.go
 go generate ./... || { echo "FAIL: go generate after go mod tidy"; fail=1; }
 [ -s mcpgen_gen.go ] || { echo "FAIL: no mcpgen_gen.go after go mod tidy"; fail=1; }
