@@ -49,7 +49,11 @@ func mountOn(reg *mcptool.Registry, s *server.MCPServer) (*mount, func()) {
 	m := &mount{reg: reg, srv: weak.Make(s), served: map[string]*mcp.Tool{}}
 	cancel := reg.Watch(m.apply)
 	m.cancel = cancel
-	m.reconcile()
+	var names []string
+	for _, def := range reg.Tools() {
+		names = append(names, def.Name)
+	}
+	m.apply(names)
 	runtime.AddCleanup(s, func(c func()) { c() }, cancel)
 	return m, func() {
 		cancel()
@@ -81,37 +85,14 @@ type mount struct {
 	checked int // tools compared with the registry: the work of keeping in sync
 }
 
-// reconcile makes the server's tools those of the registry, when it is
-// mounted: every tool served or registered is compared by definition
-// identity (a tool removed and added again under its name has a new
-// definition). Each change reaches the server as one DeleteTools and one
-// AddTools call, so clients get at most two list_changed notifications.
-func (m *mount) reconcile() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.stopped {
-		return
-	}
-	srv := m.srv.Value()
-	if srv == nil {
-		m.cancel()
-		return
-	}
-	names := make([]string, 0, len(m.served))
-	for name := range m.served {
-		names = append(names, name)
-	}
-	for _, def := range m.reg.Tools() {
-		names = append(names, def.Name)
-	}
-	m.sync(srv, names)
-}
-
-// apply brings the tools one change of the registry touched up to date on
-// the server: the work per change is the size of the change, not of the
-// registry. Each name is compared with the registry as it is now, not as
-// the change says, so changes whose notifications race settle on the
-// registry's state.
+// apply brings the named tools up to date on the server: at Mount every
+// registered tool, then the tools each change of the registry touched, so
+// the work per change is the size of the change, not of the registry. Each
+// name is compared with the registry as it is now (by definition identity:
+// a tool removed and added again under its name has a new definition), not
+// as the change says, so changes whose notifications race settle on the
+// registry's state. Each call reaches the server as at most one DeleteTools
+// and one AddTools, so clients get at most two list_changed notifications.
 func (m *mount) apply(changed []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
