@@ -1,10 +1,10 @@
 package mcpredis_test
 
 import (
+	"testing"
 	"time"
 
-	"testing"
-
+	mcpredis "github.com/mcpgen/mcpgen/adapters/redis"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore/storetest"
 )
@@ -21,18 +21,26 @@ func TestTaskStoreContract(t *testing.T) {
 	})
 }
 
-// A cancel written by one replica reaches the watcher on another.
-func TestTaskWatchAcrossReplicas(t *testing.T) {
-	srv := startRedis(t)
-	a, b := open(t, srv, nil).TaskStore(), open(t, srv, nil).TaskStore()
-	ctx := t.Context()
-	if err := a.Create(ctx, taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working}); err != nil {
+// watchedTask returns the task stores of two replicas on srv, and the
+// watcher replica A holds on task "x", which A created (working).
+func watchedTask(t *testing.T, srv *redisServer) (a, b *mcpredis.TaskStore, ch <-chan struct{}) {
+	t.Helper()
+	a, b = open(t, srv, nil).TaskStore(), open(t, srv, nil).TaskStore()
+	if err := a.Create(t.Context(), taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working}); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := a.Watch(ctx, "x")
+	ch, err := a.Watch(t.Context(), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a, b, ch
+}
+
+// A cancel written by one replica reaches the watcher on another.
+func TestTaskWatchAcrossReplicas(t *testing.T) {
+	srv := startRedis(t)
+	a, b, ch := watchedTask(t, srv)
+	ctx := t.Context()
 	other, _ := a.Watch(ctx, "y") // another task's watcher hears nothing
 	cur, err := b.Get(ctx, "x")
 	if err != nil {
@@ -64,15 +72,8 @@ func TestTaskWatchAcrossReplicas(t *testing.T) {
 // a Redis restart is not missed.
 func TestTaskWatchAfterRedisRestart(t *testing.T) {
 	srv := startRedis(t)
-	a, b := open(t, srv, nil).TaskStore(), open(t, srv, nil).TaskStore()
+	a, b, ch := watchedTask(t, srv)
 	ctx := t.Context()
-	if err := a.Create(ctx, taskstore.Task{ID: "x", Tool: "slow", Status: taskstore.Working}); err != nil {
-		t.Fatal(err)
-	}
-	ch, err := a.Watch(ctx, "x")
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv.stop()
 	srv.start(t)
 	// The restarted server is empty (no persistence): B writes the task as
