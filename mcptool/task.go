@@ -346,7 +346,7 @@ func (run *taskRun) supervise(store taskstore.Store) {
 	if err != nil {
 		run.reg.cfg.logger.Error("mcptool: cannot watch task", "task", id, "err", err)
 	}
-	tick := time.NewTicker(run.set.Lease / 3)
+	tick := time.NewTicker(max(run.set.Lease/3, time.Millisecond))
 	defer tick.Stop()
 	// A task past its TTL may be gone from the store: stop its work then.
 	var expired <-chan time.Time

@@ -441,6 +441,18 @@ func TestTaskLease(t *testing.T) {
 	assert.Equal(t, "failed", w.get("orphan")["status"])
 }
 
+// A lease too short to divide in three still runs (renewed every
+// millisecond), without a panic from the ticker.
+func TestTaskTinyLease(t *testing.T) {
+	reg, release := taskRegistry(t, mcptool.Tasks(mcptool.TaskSettings{Lease: time.Nanosecond}))
+	close(release)
+	w := newWire(t, reg, true)
+	id, _ := w.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	require.NotEmpty(t, id)
+	got := w.until(id, "completed", "failed")
+	assert.Contains(t, []string{"completed", "failed"}, got["status"])
+}
+
 // Within Wait, input is asked with input-required results, a fast call is
 // answered directly, and Progress turns the call into a task.
 func TestTaskWait(t *testing.T) {
