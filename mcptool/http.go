@@ -176,6 +176,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		env = parseEnvelope(body)
+		if env.method == methodSubscriptionsListen {
+			var served func()
+			r, served = withListen(r, w, body)
+			defer served()
+		}
 		r.Body = &bodyReader{b: body}
 		r.ContentLength = int64(len(body))
 	}

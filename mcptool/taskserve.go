@@ -54,8 +54,9 @@ func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 
 type callerKey struct{}
 
-// taskMiddleware routes tools/call of task tools to callAsTask, and guards
-// the tasks/* methods: the client must declare the extension, the Mcp-Name
+// taskMiddleware routes tools/call of task tools to callAsTask, serves a
+// subscriptions/listen that names taskIds (listenTasks), and guards the
+// tasks/* methods: the client must declare the extension, the Mcp-Name
 // header must match the task ID, and the caller's identity goes with ctx.
 func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -76,6 +77,13 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				break
 			}
 			return r.callAsTask(ctx, t, call, next)
+		case methodSubscriptionsListen:
+			// A listen naming taskIds, handed over by NewHTTPHandler.
+			ls, ok := ctx.Value(listenKey{}).(*listenStream)
+			lr, isListen := req.(*mcp.SubscriptionsListenRequest)
+			if ok && isListen && lr.Params != nil {
+				return r.listenTasks(ctx, lr, ls)
+			}
 		case methodTasksGet, methodTasksUpdate, methodTasksCancel:
 			sr, ok := req.(*mcp.ServerRequest[*taskParams])
 			if !ok || sr.Params == nil {
