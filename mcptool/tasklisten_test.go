@@ -265,3 +265,33 @@ func TestTaskListenDeadWorker(t *testing.T) {
 	assert.NotEmpty(t, failed["error"])
 	assert.GreaterOrEqual(t, time.Since(now), 300*time.Millisecond, "not before the lease ran out")
 }
+
+// A listener hears input_required with the input requests inlined, answers
+// them with tasks/update, and hears the task resume and complete.
+func TestTaskListenInput(t *testing.T) {
+	reg, _ := taskRegistry(t)
+	w := newWire(t, reg, true)
+	id := w.callTool("ask", nil)["taskId"].(string)
+	stream := w.listen(t.Context(), map[string]any{"taskIds": []string{id}})
+	next(t, stream) // ack
+	p := params(next(t, stream))
+	for p["status"] == "working" {
+		p = params(next(t, stream))
+	}
+	require.Equal(t, "input_required", p["status"])
+	reqs, _ := p["inputRequests"].(map[string]any)
+	require.Contains(t, reqs, "color")
+	w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"color": map[string]any{"action": "accept", "content": map[string]any{"color": "teal"}}}})
+	var statuses []string
+	for {
+		m := next(t, stream)
+		if m["method"] == nil {
+			break
+		}
+		p = params(m)
+		statuses = append(statuses, p["status"].(string))
+	}
+	assert.Equal(t, "completed", p["status"], "heard %v", statuses)
+	assert.Equal(t, "accept: teal", resultText(p["result"].(map[string]any)))
+}
