@@ -687,11 +687,10 @@ func TestTaskTTLStopsWork(t *testing.T) {
 	assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code)
 }
 
-// A task made by an authenticated user is that user's: another user's
-// tasks/get, tasks/update and tasks/cancel find nothing.
-func TestTaskOwner(t *testing.T) {
-	reg, release := taskRegistry(t)
-	defer close(release)
+// twoUsers serves reg statelessly over HTTP behind a bearer token whose
+// text is the user ID, and returns the wires of users alice and bob.
+func twoUsers(t *testing.T, reg *mcptool.Registry) (alice, bob *wire) {
+	t.Helper()
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
@@ -699,8 +698,17 @@ func TestTaskOwner(t *testing.T) {
 	hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true})))
 	t.Cleanup(hs.Close)
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
-	alice := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer alice"}}
-	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer bob"}}
+	alice = &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer alice"}}
+	bob = &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer bob"}}
+	return alice, bob
+}
+
+// A task made by an authenticated user is that user's: another user's
+// tasks/get, tasks/update and tasks/cancel find nothing.
+func TestTaskOwner(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	alice, bob := twoUsers(t, reg)
 
 	id := alice.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
 	assert.Equal(t, "working", alice.get(id)["status"])

@@ -113,10 +113,7 @@ func (ls *listenStream) send(method string, params any) error {
 // tasks/get shows it, with the subscription's id in _meta.
 type taskNotification struct {
 	Meta map[string]any `json:"_meta"`
-	taskWire
-	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
-	Result        json.RawMessage            `json:"result,omitempty"`
-	Error         json.RawMessage            `json:"error,omitempty"`
+	taskState
 }
 
 // listenTasks serves a subscriptions/listen that names taskIds: it agrees
@@ -286,14 +283,5 @@ func notifiedState(t *taskstore.Task) string {
 }
 
 func notifyTask(t *taskstore.Task, meta mcp.Meta) *taskNotification {
-	n := &taskNotification{Meta: meta, taskWire: wireTask(t)}
-	switch t.Status {
-	case taskstore.InputRequired:
-		n.InputRequests = t.InputRequests
-	case taskstore.Completed:
-		n.Result = t.Result
-	case taskstore.Failed:
-		n.Error = t.Error
-	}
-	return n
+	return &taskNotification{Meta: meta, taskState: stateOf(t)}
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -193,15 +192,7 @@ func TestTaskListenClientGone(t *testing.T) {
 func TestTaskListenOwner(t *testing.T) {
 	reg, release := taskRegistry(t)
 	defer close(release)
-	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
-		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
-	}
-	hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true})))
-	t.Cleanup(hs.Close)
-	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
-	alice := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer alice"}}
-	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer bob"}}
+	alice, bob := twoUsers(t, reg)
 	id := alice.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
 
 	stream := bob.listen(t.Context(), map[string]any{"taskIds": []string{id}})

@@ -136,10 +136,30 @@ type createdTask struct {
 type detailedTask struct {
 	mcp.ResultBase
 	ResultType string `json:"resultType"`
+	taskState
+}
+
+// taskState is a task as tasks/get and notifications/tasks show it: its
+// wire fields, and what its status carries (the input requests, the result
+// or the error).
+type taskState struct {
 	taskWire
 	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
 	Result        json.RawMessage            `json:"result,omitempty"`
 	Error         json.RawMessage            `json:"error,omitempty"`
+}
+
+func stateOf(t *taskstore.Task) taskState {
+	s := taskState{taskWire: wireTask(t)}
+	switch t.Status {
+	case taskstore.InputRequired:
+		s.InputRequests = t.InputRequests
+	case taskstore.Completed:
+		s.Result = t.Result
+	case taskstore.Failed:
+		s.Error = t.Error
+	}
+	return s
 }
 
 // taskAck answers tasks/update and tasks/cancel.
@@ -228,16 +248,7 @@ func (r *Registry) getTask(ctx context.Context, id string) (*detailedTask, error
 	if err != nil {
 		return nil, err
 	}
-	d := &detailedTask{ResultType: "complete", taskWire: wireTask(&t)}
-	switch t.Status {
-	case taskstore.InputRequired:
-		d.InputRequests = t.InputRequests
-	case taskstore.Completed:
-		d.Result = t.Result
-	case taskstore.Failed:
-		d.Error = t.Error
-	}
-	return d, nil
+	return &detailedTask{ResultType: "complete", taskState: stateOf(&t)}, nil
 }
 
 func (r *Registry) updateTaskInput(ctx context.Context, id string, responses map[string]json.RawMessage) (*taskAck, error) {
