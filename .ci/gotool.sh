@@ -88,7 +88,7 @@ EOF
 export GOFLAGS=-mod=readonly
 go generate ./...
 [ -s mcpgen_gen.go ] || { echo "go generate wrote no mcpgen_gen.go"; ls -la; exit 1; }
-head -n 1 mcpgen_gen.go | grep -q '^// Code generated' || { echo "mcpgen_gen.go lacks the generated-code header"; exit 1; }
+sed -n 1p mcpgen_gen.go | grep -q '^// Code generated' || { echo "mcpgen_gen.go lacks the generated-code header"; exit 1; }
 go vet ./...
 go build -o greeter .
 out=$(./greeter)
