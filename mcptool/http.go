@@ -176,6 +176,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		env = parseEnvelope(body)
+		if env.method == "tools/call" {
+			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
+		}
 		if env.method == methodSubscriptionsListen {
 			var served func()
 			r, served = withListen(r, w, body)

@@ -56,19 +56,7 @@ func (r *Registry) Watch(fn func(changed []string)) (stop func()) {
 // sdkPeer is the go-sdk request of a call.
 type sdkPeer struct{ req *mcp.CallToolRequest }
 
-func (p sdkPeer) SessionID() string {
-	ss := p.req.Session
-	if ss == nil {
-		return ""
-	}
-	if id := ss.ID(); id != "" {
-		return id
-	}
-	if p.req.Extra != nil {
-		return "" // stateless HTTP: a throw-away session per request
-	}
-	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
-}
+func (p sdkPeer) SessionID() string { return sessionName(p.req.Session, p.req.Extra) }
 
 func (p sdkPeer) ProgressToken() any { return p.req.Params.GetProgressToken() }
 

@@ -156,7 +156,10 @@ type taskRuntime struct {
 	once   sync.Once
 	store  taskstore.Store
 	worker string // this process, as the holder of task leases
-	now    func() time.Time
+	// forwarding marks the input requests this process is sending to a
+	// client through tasks/result (task ID + NUL + key).
+	forwarding sync.Map
+	now        func() time.Time
 }
 
 func (r *Registry) taskStore() taskstore.Store {
@@ -202,6 +205,7 @@ type taskRun struct {
 	tool *tool
 	set  TaskSettings
 	req  *mcp.CallToolRequest
+	core *coreCall // a 2025-11-25 core task; nil for the extension
 
 	mu       sync.Mutex
 	id       string // set when detached
@@ -228,9 +232,18 @@ func runFrom(ctx context.Context) *taskRun {
 // the extension: the same handler chain (next) runs detached from the
 // request, and the call is answered with a task handle, or directly when it
 // ends (or asks for input) within the tool's Wait.
-func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error) {
+//
+// A core task (core non-nil) is always answered with a task handle: the
+// client asked for one.
+func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, next mcp.MethodHandler, core *coreCall) (mcp.Result, error) {
 	store := r.taskStore()
-	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, progress: make(chan struct{}, 1)}
+	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, core: core, progress: make(chan struct{}, 1)}
+	if core != nil {
+		run.set.Wait = 0
+		if core.ttl > 0 && (run.set.TTL < 0 || core.ttl < run.set.TTL) {
+			run.set.TTL = core.ttl // the client may ask for less, not more
+		}
+	}
 	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	run.cancel = cancel
 	tctx = context.WithValue(tctx, taskRunKey{}, run)
@@ -258,7 +271,7 @@ func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolReq
 		done <- outcome{res, err}
 	}()
 	if created != nil {
-		return createTaskResult(created), nil
+		return run.created(created), nil
 	}
 	timer := time.NewTimer(run.set.Wait)
 	defer timer.Stop()
@@ -286,7 +299,15 @@ func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolReq
 		o := <-done
 		return o.res, o.err
 	}
-	return createTaskResult(task), nil
+	return run.created(task), nil
+}
+
+// created is the answer that hands the client its task.
+func (run *taskRun) created(t *taskstore.Task) mcp.Result {
+	if run.core != nil {
+		return &coreCreated{Task: coreTaskOf(t)}
+	}
+	return createTaskResult(t)
 }
 
 // detach makes the run a task: it is stored before the client hears of it.
@@ -301,7 +322,7 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 	task := taskstore.Task{
 		ID:            rand.Text(),
 		Tool:          run.tool.name,
-		Owner:         owner(run.req),
+		Owner:         run.owner(),
 		Status:        taskstore.Working,
 		StatusMessage: "The operation is now in progress.",
 		CreatedAt:     now,
@@ -322,9 +343,13 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 	return &task, nil
 }
 
-// owner is who may use a task: the authenticated user, if any.
-func owner(req *mcp.CallToolRequest) string {
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
+// owner is who may use a task: the authenticated user, if any; for a core
+// task, else its session.
+func (run *taskRun) owner() string {
+	if run.core != nil {
+		return run.core.caller
+	}
+	if req := run.req; req.Extra != nil && req.Extra.TokenInfo != nil {
 		return req.Extra.TokenInfo.UserID
 	}
 	return ""
@@ -433,6 +458,11 @@ func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.R
 			errJSON = json.RawMessage(`{"code":-32603,"message":"cannot encode the result"}`)
 		}
 	}
+	// A core task whose tool reported an error is failed, with its result.
+	toolError := false
+	if cr, ok := res.(*mcp.CallToolResult); ok && cr != nil && cr.IsError && run.core != nil && errJSON == nil {
+		toolError = true
+	}
 	uerr := run.reg.updateTask(context.WithoutCancel(ctx), id, func(t *taskstore.Task) bool {
 		if t.Status.Terminal() {
 			return false
@@ -444,6 +474,8 @@ func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.R
 			t.Status, t.StatusMessage = taskstore.Cancelled, "The task was cancelled."
 		case errJSON != nil:
 			t.Status, t.StatusMessage, t.Error = taskstore.Failed, msg, errJSON
+		case toolError:
+			t.Status, t.StatusMessage, t.Result = taskstore.Failed, "The tool reported an error.", resultJSON
 		default:
 			t.Status, t.StatusMessage, t.Result = taskstore.Completed, "", resultJSON
 		}
@@ -664,6 +696,12 @@ func (p taskPeer) NotifyProgress(ctx context.Context, _ any, progress, total flo
 		message = fmt.Sprintf("%g of %g", progress, total)
 	}
 	p.run.status(ctx, message)
+	if p.run.core != nil {
+		// A core task's progress token stays valid for the task's life.
+		if token := p.inner.ProgressToken(); token != nil {
+			_ = p.inner.NotifyProgress(ctx, token, progress, total, message)
+		}
+	}
 	return nil
 }
 

@@ -38,6 +38,13 @@ func (r *Registry) serveTasks(s *mcp.Server) {
 	must(mcp.AddReceivingCustomMethod(s, methodTasksCancel, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
 		return r.cancelTask(ctx, p.TaskID)
 	}))
+	// The 2025-11-25 core tasks' own methods: taskMiddleware serves them
+	// on core sessions; any other session does not have them.
+	for _, m := range []string{methodTasksResult, methodTasksList} {
+		must(mcp.AddReceivingCustomMethod(s, m, func(context.Context, *mcp.ServerSession, *taskParams) (*taskAck, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: m + " belongs to the 2025-11-25 tasks; this session uses the tasks extension"}
+		}))
+	}
 	s.AddReceivingMiddleware(r.taskMiddleware)
 }
 
@@ -61,12 +68,31 @@ type callerKey struct{}
 func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
+		case "initialize":
+			res, err := next(ctx, method, req)
+			if ir, ok := res.(*mcp.InitializeResult); ok && err == nil && ir.ProtocolVersion == coreTasksVersion {
+				_, list := r.taskStore().(taskstore.Lister)
+				return coreInit{ir, list}, nil
+			}
+			return res, err
+		case "tools/list":
+			res, err := next(ctx, method, req)
+			if lr, ok := req.(*mcp.ListToolsRequest); ok && err == nil && coreEra(lr) {
+				return r.coreToolsList(res), nil
+			}
+			return res, err
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
 			if !ok || call.Params == nil || runFrom(ctx) != nil {
 				break // not a call, or already a task (a server mounted twice)
 			}
 			t, ok := r.lookup(call.Params.Name)
+			if coreEra(call) {
+				if res, err, done := r.coreCall(ctx, t, ok, call, next); done {
+					return res, err
+				}
+				break
+			}
 			if !ok || t.task.mode == taskNever {
 				break
 			}
@@ -76,7 +102,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 				break
 			}
-			return r.callAsTask(ctx, t, call, next)
+			return r.callAsTask(ctx, t, call, next, nil)
 		case methodSubscriptionsListen:
 			// A listen naming taskIds, handed over by NewHTTPHandler.
 			ls, ok := ctx.Value(listenKey{}).(*listenStream)
@@ -84,10 +110,17 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if ok && isListen && lr.Params != nil {
 				return r.listenTasks(ctx, lr, ls)
 			}
-		case methodTasksGet, methodTasksUpdate, methodTasksCancel:
+		case methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodTasksList:
 			sr, ok := req.(*mcp.ServerRequest[*taskParams])
-			if !ok || sr.Params == nil {
+			if !ok {
 				break
+			}
+			if sr.Params == nil {
+				sr.Params = &taskParams{} // tasks/list may come without params
+			}
+			if method != methodTasksUpdate && coreEra(sr) {
+				ctx = context.WithValue(ctx, callerKey{}, sessionCaller(sr.Session, sr.Extra))
+				return r.serveCore(ctx, method, sr.Session, sr.Params)
 			}
 			if !clientHasTasks(sr) {
 				return nil, missingTasksCapability()
@@ -112,6 +145,7 @@ type taskParams struct {
 	mcp.ParamsBase
 	TaskID         string                     `json:"taskId"`
 	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
+	Cursor         string                     `json:"cursor,omitempty"` // tasks/list (2025-11-25)
 }
 
 // taskWire is the Task of the protocol.

@@ -35,7 +35,10 @@ type Store struct {
 	now      func() time.Time
 }
 
-var _ taskstore.Store = (*Store)(nil)
+var (
+	_ taskstore.Store  = (*Store)(nil)
+	_ taskstore.Lister = (*Store)(nil)
+)
 
 // RestartedMessage is the status message (and error message) of a task
 // that was running when the process using the database stopped.
@@ -49,7 +52,8 @@ CREATE TABLE IF NOT EXISTS mcpgen_tasks (
 	terminal   INTEGER NOT NULL,
 	data       TEXT NOT NULL     -- the taskstore.Task as JSON
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS mcpgen_tasks_expiry ON mcpgen_tasks (expires_at) WHERE expires_at > 0;`
+CREATE INDEX IF NOT EXISTS mcpgen_tasks_expiry ON mcpgen_tasks (expires_at) WHERE expires_at > 0;
+CREATE INDEX IF NOT EXISTS mcpgen_tasks_owner ON mcpgen_tasks (json_extract(data, '$.owner'), id);`
 
 // Open opens (creating it if needed) the database at path, drops the tasks
 // past their TTL, and fails the tasks a previous process left running.
@@ -176,6 +180,36 @@ func (s *Store) Get(ctx context.Context, id string) (taskstore.Task, error) {
 		return taskstore.Task{}, fmt.Errorf("sqlite: task %s: %w", id, err)
 	}
 	return t, nil
+}
+
+// listQuery reads one page of an owner's tasks through mcpgen_tasks_owner.
+const listQuery = `SELECT data FROM mcpgen_tasks
+	WHERE json_extract(data, '$.owner') = ? AND id > ? AND (expires_at = 0 OR expires_at > ?)
+	ORDER BY id LIMIT ?`
+
+// List implements taskstore.Lister, from an index on the owner.
+func (s *Store) List(ctx context.Context, owner, after string, limit int) ([]taskstore.Task, error) {
+	rows, err := s.db.QueryContext(ctx, listQuery, owner, after, s.now().UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list tasks: %w", err)
+	}
+	defer rows.Close()
+	var out []taskstore.Task
+	for rows.Next() {
+		var data string
+		if err := rows.Scan(&data); err != nil {
+			return nil, fmt.Errorf("sqlite: list tasks: %w", err)
+		}
+		var t taskstore.Task
+		if err := json.Unmarshal([]byte(data), &t); err != nil {
+			return nil, fmt.Errorf("sqlite: list tasks: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: list tasks: %w", err)
+	}
+	return out, nil
 }
 
 // Update implements taskstore.Store.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,28 +17,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The npm packages the end-to-end test drives tasks with: the Tasks
-// extension's client (ext-tasks imports the TypeScript SDK's client).
+// The npm packages the end-to-end tests drive tasks with: the Tasks
+// extension's client (ext-tasks imports the TypeScript SDK's client), and the
+// TypeScript SDK whose experimental tasks are 2025-11-25's core tasks.
 const (
 	extTasksPkg  = "@modelcontextprotocol/ext-tasks@0.2.2"
 	sdkClientPkg = "@modelcontextprotocol/client@2.4.0"
+	sdkV1Pkg     = "@modelcontextprotocol/sdk@1.32.2"
 )
 
-// nodeWithExtTasks returns a Node >= 22 and a directory whose node_modules
-// hold ext-tasks, installing them with npm into the user's cache directory
-// (reused by later runs). The test is skipped when npm is missing.
-func nodeWithExtTasks(t *testing.T) (node, dir string) {
+// nodeWith returns a Node >= 22 and a directory (named name) whose
+// node_modules hold pkgs, installing them with npm into the user's cache
+// directory (reused by later runs). The test is skipped when npm is missing.
+func nodeWith(t *testing.T, name string, pkgs ...string) (node, dir string) {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		t.Skip("npm not found: the ext-tasks end-to-end test needs npm (and Node 22, which it installs from npm)")
+		t.Skip("npm not found: the end-to-end test needs npm (and Node 22, which it installs from npm)")
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir = filepath.Join(cache, "mcpgen", "ext-tasks-e2e")
-	pkgs := []string{extTasksPkg, sdkClientPkg}
+	dir = filepath.Join(cache, "mcpgen", name)
+	pkgs = slices.Clone(pkgs)
 	node, _ = exec.LookPath("node")
 	if node != "" && nodeMajor(node) < 22 {
 		node = ""
@@ -83,22 +86,9 @@ func TestExtTasksClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs npm packages and runs the demo binary")
 	}
-	node, dir := nodeWithExtTasks(t)
-	script, err := os.ReadFile(filepath.Join("testdata", "ext-tasks.mjs"))
-	require.NoError(t, err)
-	// Next to node_modules, so that its imports resolve.
-	path := filepath.Join(dir, "ext-tasks.mjs")
-	require.NoError(t, os.WriteFile(path, script, 0o644))
-
+	node, dir := nodeWith(t, "ext-tasks-e2e", extTasksPkg, sdkClientPkg)
 	url, _ := serveDemo(t, buildDemo(t), "-toolset", "conformance")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, node, path, url).Output()
-	var stderr string
-	if ee, ok := err.(*exec.ExitError); ok {
-		stderr = string(ee.Stderr)
-	}
-	require.NoError(t, err, "node ext-tasks.mjs: %s", stderr)
+	out := runScript(t, node, dir, "ext-tasks.mjs", url)
 
 	var report struct {
 		Kind, Status, Text       string
@@ -115,4 +105,69 @@ func TestExtTasksClient(t *testing.T) {
 	assert.Equal(t, "elicitation", report.InputRequest.Kind, "the task's input request reached the application")
 	assert.Equal(t, "completed", report.DeleteStatus)
 	assert.Equal(t, "Deleted a.txt.", report.DeleteText)
+}
+
+// runScript runs testdata/name with node from dir (so that its imports
+// resolve in dir's node_modules) and returns what it printed.
+func runScript(t *testing.T, node, dir, name string, args ...string) []byte {
+	t.Helper()
+	script, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(t, err)
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, script, 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, append([]string{path}, args...)...).Output()
+	var stderr string
+	if ee, ok := err.(*exec.ExitError); ok {
+		stderr = string(ee.Stderr)
+	}
+	require.NoError(t, err, "node %s: %s", name, stderr)
+	return out
+}
+
+// TestCoreTasksClient drives the 2025-11-25 experimental core tasks of the
+// demo's conformance toolset with the TypeScript SDK's own client
+// (client.experimental.tasks) over a 2025-11-25 HTTP session: a task with
+// progress, a task that asks the user (through tasks/result), tasks/list
+// and tasks/cancel.
+func TestCoreTasksClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs npm packages and runs the demo binary")
+	}
+	node, dir := nodeWith(t, "core-tasks-e2e", sdkV1Pkg)
+	url, _ := serveDemo(t, buildDemo(t), "-stateless=false", "-toolset", "conformance")
+	out := runScript(t, node, dir, "core-tasks.mjs", url)
+
+	var report struct {
+		ProtocolVersion string
+		Capabilities    map[string]any
+		TaskSupport     map[string]string
+		TaskID, Text    string
+		Events          []string
+		ElicitedFor     string
+		DeleteTaskID    string
+		DeleteText      string
+		Listed          []string
+		CancelStatus    string
+		AfterCancel     string
+		Error           string
+	}
+	require.NoError(t, json.Unmarshal(out, &report), "%s", out)
+	assert.Empty(t, report.Error)
+	assert.Equal(t, "2025-11-25", report.ProtocolVersion)
+	assert.Contains(t, report.Capabilities, "requests")
+	assert.Equal(t, "optional", report.TaskSupport["slow_compute"])
+	assert.Equal(t, "optional", report.TaskSupport["confirm_delete"])
+	require.NotEmpty(t, report.TaskID, "slow_compute ran as a task")
+	assert.Equal(t, "created", report.Events[0])
+	assert.Equal(t, "completed", report.Events[len(report.Events)-1])
+	assert.Equal(t, "Computed core in 1s.", report.Text)
+	require.NotEmpty(t, report.DeleteTaskID)
+	assert.Equal(t, report.DeleteTaskID, report.ElicitedFor, "the elicitation named its task")
+	assert.Equal(t, "Deleted a.txt.", report.DeleteText)
+	assert.Contains(t, report.Listed, report.TaskID)
+	assert.Contains(t, report.Listed, report.DeleteTaskID)
+	assert.Equal(t, "cancelled", report.CancelStatus)
+	assert.Equal(t, "cancelled", report.AfterCancel)
 }

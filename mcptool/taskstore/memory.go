@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -110,6 +112,25 @@ func (m *Memory) Watch(ctx context.Context, id string) (<-chan struct{}, error) 
 		m.mu.Unlock()
 	}()
 	return ch, nil
+}
+
+// List implements Lister. It reads every stored task: the memory store is
+// for one process's tasks, not millions.
+func (m *Memory) List(_ context.Context, owner, after string, limit int) ([]Task, error) {
+	m.mu.Lock()
+	now := m.now()
+	var out []Task
+	for id, t := range m.tasks {
+		if t.Owner == owner && id > after && !t.Expired(now) {
+			out = append(out, clone(*t))
+		}
+	}
+	m.mu.Unlock()
+	slices.SortFunc(out, func(a, b Task) int { return strings.Compare(a.ID, b.ID) })
+	if limit >= 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 // Len returns the number of tasks stored, expired ones included until they

@@ -119,3 +119,12 @@ type Store interface {
 	// sharing the store are seen.
 	Watch(ctx context.Context, id string) (<-chan struct{}, error)
 }
+
+// Lister is a Store that can list the tasks of one owner, for the tasks/list
+// of the 2025-11-25 experimental tasks. A server whose store is not a Lister
+// does not offer tasks/list.
+type Lister interface {
+	// List returns up to limit unexpired tasks whose Owner is owner and
+	// whose ID sorts after after (all when after is ""), in ID order.
+	List(ctx context.Context, owner, after string, limit int) ([]Task, error)
+}

@@ -156,6 +156,63 @@ func Run(t *testing.T, open func(t *testing.T) taskstore.Store) {
 		}
 	})
 
+	t.Run("List", func(t *testing.T) {
+		s := open(t)
+		l, ok := s.(taskstore.Lister)
+		if !ok {
+			t.Skip("the store is not a taskstore.Lister")
+		}
+		// Five of alice's tasks (one expiring), two of bob's.
+		for i, id := range []string{"L3", "L1", "L5", "L2", "L4", "B1", "B2"} {
+			in := sample(id)
+			if id[0] == 'B' {
+				in.Owner = "bob"
+			}
+			if i == 2 {
+				in.ExpiresAt = time.Now().Add(300 * time.Millisecond)
+			}
+			if err := s.Create(ctx, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := func(ts []taskstore.Task) []string {
+			out := []string{}
+			for _, x := range ts {
+				out = append(out, x.ID)
+			}
+			return out
+		}
+		page, err := l.List(ctx, "alice", "", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(page); !reflect.DeepEqual(got, []string{"L1", "L2", "L3"}) {
+			t.Fatalf("first page = %v, want [L1 L2 L3]", got)
+		}
+		if !equal(page[0], func() taskstore.Task { w := sample("L1"); w.Version = 1; return w }()) {
+			t.Fatalf("listed task = %+v, want what Get returns", page[0])
+		}
+		page, err = l.List(ctx, "alice", "L3", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(page); !reflect.DeepEqual(got, []string{"L4", "L5"}) {
+			t.Fatalf("second page = %v, want [L4 L5]", got)
+		}
+		time.Sleep(400 * time.Millisecond)
+		page, err = l.List(ctx, "alice", "", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(page); !reflect.DeepEqual(got, []string{"L1", "L2", "L3", "L4"}) {
+			t.Fatalf("after L5 expired = %v, want [L1 L2 L3 L4]", got)
+		}
+		page, err = l.List(ctx, "carol", "", 10)
+		if err != nil || len(page) != 0 {
+			t.Fatalf("another owner's list = %v, %v; want none", ids(page), err)
+		}
+	})
+
 	t.Run("Watch", func(t *testing.T) {
 		s := open(t)
 		if err := s.Create(ctx, sample("t6")); err != nil {

@@ -1,0 +1,551 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol; a 2025-11-25 task forwards them.
+
+package mcptool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
+)
+
+// The experimental core tasks of 2025-11-25 (basic/utilities/tasks): a
+// client asks for a task with a "task" param on tools/call, polls tasks/get,
+// blocks on tasks/result (through which the server sends the task's
+// elicitation and sampling requests), lists with tasks/list and cancels with
+// tasks/cancel. They run on the same task store, leases and workers as the
+// tasks extension; what differs is the wire, served here:
+//
+//   - a session negotiated at 2025-11-25 that did not declare the extension
+//     is served the core tasks; one that declared it, the extension;
+//   - the server declares capabilities.tasks and each task tool's
+//     execution.taskSupport on such sessions;
+//   - a core task is the session's (or the authenticated user's): no other
+//     session can read, list or cancel it;
+//   - a tool result with isError makes the task failed (the extension makes
+//     it completed), and tasks/result returns that result;
+//   - tasks/cancel makes a task cancelled before it answers and refuses a
+//     task already terminal with -32602.
+const (
+	coreTasksVersion  = "2025-11-25"
+	methodTasksResult = "tasks/result"
+	methodTasksList   = "tasks/list"
+	// coreListPage is how many tasks one tasks/list answer holds.
+	coreListPage = 100
+)
+
+// taskParamKey is where mcptool's transports put the "task" param of a
+// tools/call: go-sdk decodes params into a fixed struct and would drop it,
+// but it keeps _meta.
+const taskParamKey = "io.mcpgen/task-param"
+
+var taskField = []byte(`"task"`)
+
+// liftTaskParam moves params.task of a tools/call message into
+// params._meta[taskParamKey]. Any other message is returned as it is.
+func liftTaskParam(msg []byte) []byte {
+	if !bytes.Contains(msg, taskField) {
+		return msg
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(msg, &top) != nil {
+		return msg
+	}
+	var method string
+	var params map[string]json.RawMessage
+	if json.Unmarshal(top["method"], &method) != nil || method != "tools/call" || json.Unmarshal(top["params"], &params) != nil {
+		return msg
+	}
+	task, ok := params["task"]
+	if !ok {
+		return msg
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := params["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return msg
+	}
+	if meta == nil { // "_meta": null
+		meta = map[string]json.RawMessage{}
+	}
+	meta[taskParamKey] = task
+	delete(params, "task")
+	var err error
+	if params["_meta"], err = json.Marshal(meta); err != nil {
+		return msg
+	}
+	if top["params"], err = json.Marshal(params); err != nil {
+		return msg
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return msg
+	}
+	return out
+}
+
+// coreEra reports whether req comes from a session served the core tasks.
+func coreEra(req interface {
+	GetSession() mcp.Session
+	ClientCapabilities() *mcp.ClientCapabilities
+}) bool {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return false
+	}
+	ip := ss.InitializeParams()
+	return ip != nil && ip.ProtocolVersion == coreTasksVersion && !clientHasTasks(req)
+}
+
+// takeTaskParam removes the lifted task param from call and reports whether
+// it was there, with the TTL it asks for (0: none asked).
+func takeTaskParam(call *mcp.CallToolRequest) (ttl time.Duration, asked bool, err error) {
+	v, ok := call.Params.Meta[taskParamKey]
+	if !ok {
+		return 0, false, nil
+	}
+	delete(call.Params.Meta, taskParamKey)
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return 0, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task must be an object"}
+	}
+	switch ms := obj["ttl"].(type) {
+	case nil:
+	case float64:
+		if ms < 0 || ms > float64(1<<53) {
+			return 0, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task.ttl must be a number of milliseconds ≥ 0"}
+		}
+		ttl = time.Duration(ms) * time.Millisecond
+	default:
+		return 0, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task.ttl must be a number of milliseconds"}
+	}
+	return ttl, true, nil
+}
+
+// sessionCaller is who uses a core task: the authenticated user, else the
+// session.
+func sessionCaller(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
+	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		return extra.TokenInfo.UserID
+	}
+	if name := sessionName(ss, extra); name != "" {
+		return "session:" + name
+	}
+	return "" // no session to bind to: anyone holding the ID, as with the extension
+}
+
+// sessionName names the session a request came on: "" for stateless HTTP.
+func sessionName(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	if extra != nil {
+		return "" // stateless HTTP: a throw-away session per request
+	}
+	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
+}
+
+// coreCall serves a tools/call of a core session: a task when the client
+// asked for one and the tool allows it, the spec's -32601 when the two
+// disagree, and nil (call it as usual) otherwise.
+func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error, bool) {
+	ttl, asked, err := takeTaskParam(call)
+	switch {
+	case err != nil:
+		return nil, err, true
+	case !known:
+		return nil, nil, false // unknown tool: go-sdk's own error
+	case asked && t.task.mode == taskNever:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name)}, true
+	case !asked && t.task.mode == taskRequired:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task", t.name)}, true
+	case !asked:
+		return nil, nil, false
+	}
+	res, err := r.callAsTask(ctx, t, call, next, &coreCall{ttl: ttl, caller: sessionCaller(call.Session, call.Extra)})
+	return res, err, true
+}
+
+// coreCall marks a run created by a core session.
+type coreCall struct {
+	ttl    time.Duration // asked for; 0: the tool's
+	caller string        // the task's owner
+}
+
+// coreTask is the Task of the 2025-11-25 wire.
+type coreTask struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage,omitempty"`
+	CreatedAt     string `json:"createdAt"`
+	LastUpdatedAt string `json:"lastUpdatedAt"`
+	TTL           *int64 `json:"ttl"`
+	PollInterval  int64  `json:"pollInterval,omitempty"`
+}
+
+func coreTaskOf(t *taskstore.Task) coreTask {
+	w := wireTask(t)
+	return coreTask{
+		TaskID: w.TaskID, Status: w.Status, StatusMessage: w.StatusMessage,
+		CreatedAt: w.CreatedAt, LastUpdatedAt: w.LastUpdatedAt,
+		TTL: w.TTLMs, PollInterval: w.PollIntervalMs,
+	}
+}
+
+// coreCreated answers a task-augmented tools/call (CreateTaskResult).
+type coreCreated struct {
+	mcp.ResultBase
+	Task coreTask `json:"task"`
+}
+
+// coreTaskResult answers tasks/get and tasks/cancel (a Task).
+type coreTaskResult struct {
+	mcp.ResultBase
+	coreTask
+}
+
+// coreTaskList answers tasks/list.
+type coreTaskList struct {
+	mcp.ResultBase
+	Tasks      []coreTask `json:"tasks"`
+	NextCursor string     `json:"nextCursor,omitempty"`
+}
+
+// rawResult is a stored result answered as it is, with its _meta naming
+// the task.
+type rawResult struct {
+	mcp.ResultBase
+	raw    json.RawMessage
+	taskID string
+}
+
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(r.raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("mcptool: stored task result is not an object")
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := m["_meta"]; ok {
+		_ = json.Unmarshal(raw, &meta)
+		if meta == nil {
+			meta = map[string]json.RawMessage{}
+		}
+	}
+	meta[relatedTaskKey], _ = json.Marshal(map[string]string{"taskId": r.taskID})
+	m["_meta"], _ = json.Marshal(meta)
+	return json.Marshal(m)
+}
+
+// coreInit adds capabilities.tasks to a 2025-11-25 initialize result.
+type coreInit struct {
+	*mcp.InitializeResult
+	list bool // the store can list tasks
+}
+
+func (i coreInit) MarshalJSON() ([]byte, error) {
+	var m map[string]json.RawMessage
+	b, err := json.Marshal(i.InitializeResult)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	caps := map[string]json.RawMessage{}
+	if raw, ok := m["capabilities"]; ok {
+		if err := json.Unmarshal(raw, &caps); err != nil {
+			return nil, err
+		}
+	}
+	tasks := `{"cancel":{},"requests":{"tools":{"call":{}}}}`
+	if i.list {
+		tasks = `{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`
+	}
+	caps["tasks"] = json.RawMessage(tasks)
+	if m["capabilities"], err = json.Marshal(caps); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// coreToolList adds execution.taskSupport to the task tools of a
+// tools/list result.
+type coreToolList struct {
+	*mcp.ListToolsResult
+	support map[string]string // tool name → "optional" or "required"
+}
+
+func (l coreToolList) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Meta       mcp.Meta          `json:"_meta,omitempty"`
+		Tools      []json.RawMessage `json:"tools"`
+		NextCursor string            `json:"nextCursor,omitempty"`
+	}
+	w := wire{Meta: l.Meta, NextCursor: l.NextCursor, Tools: make([]json.RawMessage, 0, len(l.Tools))}
+	for _, t := range l.Tools {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := l.support[t.Name]; ok && len(b) > 2 && b[len(b)-1] == '}' {
+			b = append(b[:len(b)-1], `,"execution":{"taskSupport":"`+s+`"}}`...)
+		}
+		w.Tools = append(w.Tools, b)
+	}
+	return json.Marshal(w)
+}
+
+// coreToolsList marks the task tools of res.
+func (r *Registry) coreToolsList(res mcp.Result) mcp.Result {
+	lr, ok := res.(*mcp.ListToolsResult)
+	if !ok || lr == nil {
+		return res
+	}
+	support := map[string]string{}
+	for _, t := range lr.Tools {
+		if rt, ok := r.lookup(t.Name); ok {
+			switch rt.task.mode {
+			case taskOptional:
+				support[t.Name] = "optional"
+			case taskRequired:
+				support[t.Name] = "required"
+			}
+		}
+	}
+	if len(support) == 0 {
+		return res
+	}
+	return coreToolList{lr, support}
+}
+
+// serveCore answers tasks/get, tasks/result, tasks/list and tasks/cancel for
+// a core session; ctx carries the caller.
+func (r *Registry) serveCore(ctx context.Context, method string, ss *mcp.ServerSession, p *taskParams) (mcp.Result, error) {
+	switch method {
+	case methodTasksGet:
+		t, err := r.loadTask(ctx, p.TaskID)
+		if err != nil {
+			return nil, err
+		}
+		return &coreTaskResult{coreTask: coreTaskOf(&t)}, nil
+	case methodTasksCancel:
+		return r.coreCancel(ctx, p.TaskID)
+	case methodTasksResult:
+		return r.coreResult(ctx, ss, p.TaskID)
+	case methodTasksList:
+		return r.coreList(ctx, p.Cursor)
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}
+}
+
+func (r *Registry) coreCancel(ctx context.Context, id string) (mcp.Result, error) {
+	if _, err := r.loadTask(ctx, id); err != nil {
+		return nil, err
+	}
+	var terminal taskstore.Status
+	var out taskstore.Task
+	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
+		terminal, out = "", *t
+		if t.Status.Terminal() {
+			terminal = t.Status
+			return false
+		}
+		t.CancelRequested = true
+		t.Status, t.StatusMessage = taskstore.Cancelled, "The task was cancelled by request."
+		t.InputRequests, t.Answers = nil, nil
+		out = *t
+		return true
+	})
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	}
+	if terminal != "" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("Cannot cancel task: already in terminal status '%s'", terminal)}
+	}
+	out.UpdatedAt = r.tasks.now().UTC()
+	return &coreTaskResult{coreTask: coreTaskOf(&out)}, nil
+}
+
+// coreResult blocks until the task is terminal and answers what its
+// tools/call would have: the result, or the JSON-RPC error. While the task
+// waits for input, it sends the task's input requests to the client on this
+// request and stores the answers.
+func (r *Registry) coreResult(ctx context.Context, ss *mcp.ServerSession, id string) (mcp.Result, error) {
+	t, err := r.loadTask(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	wctx, stop := context.WithCancel(ctx)
+	var forwards sync.WaitGroup
+	defer func() {
+		stop()
+		forwards.Wait()
+	}()
+	events, err := r.taskStore().Watch(wctx, id)
+	if err != nil {
+		events = nil // polled below
+	}
+	for {
+		if t.Status.Terminal() {
+			return coreOutcome(&t)
+		}
+		if t.Status == taskstore.InputRequired && ss != nil {
+			r.forwardInput(wctx, ss, &t, &forwards)
+		}
+		// Wake on a change, or when the worker's lease runs out (loadTask
+		// then fails the task), or every few seconds without a watch.
+		wait := 5 * time.Second
+		if !t.LeaseUntil.IsZero() {
+			wait = min(wait, max(time.Until(t.LeaseUntil)+10*time.Millisecond, time.Millisecond))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, ctx.Err()
+		case _, ok := <-events:
+			if !ok {
+				events = nil
+			}
+		case <-timer.C:
+		}
+		timer.Stop()
+		if t, err = r.loadTask(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// coreOutcome is what tasks/result answers for a terminal task.
+func coreOutcome(t *taskstore.Task) (mcp.Result, error) {
+	switch {
+	case t.Status == taskstore.Cancelled:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task was cancelled."}
+	case len(t.Result) > 0:
+		return &rawResult{raw: t.Result, taskID: t.ID}, nil
+	case len(t.Error) > 0:
+		var je jsonrpc.Error
+		if json.Unmarshal(t.Error, &je) == nil && je.Code != 0 {
+			return nil, &je
+		}
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task ended without a result"}
+}
+
+// forwardInput sends each input request of t that this process is not
+// already sending to the client of ss, each in its own goroutine, and
+// stores the answer for the worker.
+func (r *Registry) forwardInput(ctx context.Context, ss *mcp.ServerSession, t *taskstore.Task, wg *sync.WaitGroup) {
+	for key, raw := range t.InputRequests {
+		mark := t.ID + "\x00" + key
+		if _, busy := r.tasks.forwarding.LoadOrStore(mark, true); busy {
+			continue
+		}
+		var reqs mcp.InputRequestMap
+		if json.Unmarshal([]byte(`{"k":`+string(raw)+`}`), &reqs) != nil || reqs["k"] == nil {
+			r.tasks.forwarding.Delete(mark)
+			continue
+		}
+		req := withRelatedTask(reqs["k"], t.ID)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer r.tasks.forwarding.Delete(mark)
+			res, err := askLegacy(ctx, ss, req)
+			if err != nil {
+				if ctx.Err() == nil {
+					r.cfg.logger.WarnContext(ctx, "mcptool: task input request failed", "task", t.ID, "key", key, "err", err)
+				}
+				return
+			}
+			answer, err := json.Marshal(res)
+			if err != nil {
+				return
+			}
+			if _, err := r.updateTaskInput(ctx, t.ID, map[string]json.RawMessage{key: answer}); err != nil && ctx.Err() == nil {
+				r.cfg.logger.WarnContext(ctx, "mcptool: task input not stored", "task", t.ID, "key", key, "err", err)
+			}
+		}()
+	}
+}
+
+// withRelatedTask names the task in the _meta of an input request.
+func withRelatedTask(req mcp.InputRequest, id string) mcp.InputRequest {
+	related := map[string]any{"taskId": id}
+	set := func(m mcp.Meta) mcp.Meta {
+		if m == nil {
+			m = mcp.Meta{}
+		}
+		m[relatedTaskKey] = related
+		return m
+	}
+	switch p := req.(type) {
+	case *mcp.ElicitParams:
+		p.Meta = set(p.Meta)
+	case *mcp.CreateMessageParams:
+		p.Meta = set(p.Meta)
+	case *mcp.CreateMessageWithToolsParams:
+		p.Meta = set(p.Meta)
+	case *mcp.ListRootsParams:
+		p.Meta = set(p.Meta)
+	}
+	return req
+}
+
+// coreList answers tasks/list from a store that can list; cursor is the
+// last task ID of the previous page.
+func (r *Registry) coreList(ctx context.Context, cursor string) (mcp.Result, error) {
+	lister, ok := r.taskStore().(taskstore.Lister)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "tasks/list is not supported by this server's task store"}
+	}
+	caller, _ := ctx.Value(callerKey{}).(string)
+	if caller == "" {
+		return &coreTaskList{Tasks: []coreTask{}}, nil // tasks nobody owns are nobody's to list
+	}
+	if cursor != "" && !isTaskID(cursor) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to list tasks: invalid cursor"}
+	}
+	tasks, err := lister.List(ctx, caller, cursor, coreListPage+1)
+	if err != nil {
+		r.cfg.logger.ErrorContext(ctx, "mcptool: task store", "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	}
+	now := r.tasks.now()
+	out := &coreTaskList{Tasks: make([]coreTask, 0, min(len(tasks), coreListPage))}
+	for i := range tasks {
+		if i == coreListPage {
+			out.NextCursor = tasks[i-1].ID
+			break
+		}
+		t := tasks[i]
+		if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
+			failTask(&t, "the server running the task stopped") // as tasks/get will store it
+		}
+		out.Tasks = append(out.Tasks, coreTaskOf(&t))
+	}
+	return out, nil
+}
+
+// isTaskID reports whether s has the form of the task IDs mcptool makes
+// (crypto/rand.Text: 26 characters of base32).
+func isTaskID(s string) bool {
+	if len(s) != 26 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	return true
+}
