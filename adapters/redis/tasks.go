@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -104,7 +106,89 @@ func (s *TaskStore) Create(ctx context.Context, t taskstore.Task) error {
 	if n == 0 {
 		return fmt.Errorf("%w: %s", taskstore.ErrExists, t.ID)
 	}
+	if t.Owner != "" {
+		// The owner's index lives in its own slot, so this is a second step:
+		// a process that dies in between leaves a task tasks/list omits.
+		err := indexTask.Run(ctx, s.rdb, []string{s.ownerKey(t.Owner)}, t.ID, expireAt(t), time.Now().UnixMilli()).Err()
+		if err != nil {
+			return fmt.Errorf("mcpredis: index task: %w", err)
+		}
+	}
 	return nil
+}
+
+func (s *TaskStore) ownerKey(owner string) string { return s.prefix + "owner:{" + owner + "}" }
+
+// indexTask adds a task ID to its owner's sorted set (all scores 0, so in
+// ID order) and keeps the set until its last task expires.
+var indexTask = redis.NewScript(`
+redis.call("ZADD", KEYS[1], 0, ARGV[1])
+local exp = tonumber(ARGV[2])
+if exp == 0 then
+  redis.call("PERSIST", KEYS[1])
+else
+  local ttl = redis.call("PTTL", KEYS[1])
+  if redis.call("ZCARD", KEYS[1]) == 1 or (ttl > 0 and tonumber(ARGV[3]) + ttl < exp) then
+    redis.call("PEXPIREAT", KEYS[1], exp)
+  end
+end
+return 1
+`)
+
+// List implements taskstore.Lister: a page of the owner's index, each task
+// read; IDs whose task has expired are dropped from the index on the way.
+func (s *TaskStore) List(ctx context.Context, owner, after string, limit int) ([]taskstore.Task, error) {
+	if limit < 0 {
+		limit = math.MaxInt32
+	}
+	key := s.ownerKey(owner)
+	start := "-"
+	if after != "" {
+		start = "(" + after
+	}
+	var out []taskstore.Task
+	for len(out) < limit {
+		want := limit - len(out)
+		ids, err := s.rdb.ZRangeArgs(ctx, redis.ZRangeArgs{Key: key, Start: start, Stop: "+", ByLex: true, Count: int64(want)}).Result()
+		if err != nil {
+			return nil, fmt.Errorf("mcpredis: list tasks: %w", err)
+		}
+		if len(ids) == 0 {
+			break
+		}
+		pipe := s.rdb.Pipeline()
+		gets := make([]*redis.StringCmd, len(ids))
+		for i, id := range ids {
+			gets[i] = pipe.HGet(ctx, s.key(id), "t")
+		}
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return nil, fmt.Errorf("mcpredis: list tasks: %w", err)
+		}
+		var gone []any
+		for i, g := range gets {
+			b, err := g.Bytes()
+			if errors.Is(err, redis.Nil) {
+				gone = append(gone, ids[i])
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("mcpredis: list tasks: %w", err)
+			}
+			var t taskstore.Task
+			if err := json.Unmarshal(b, &t); err != nil {
+				return nil, fmt.Errorf("mcpredis: task %s: %w", ids[i], err)
+			}
+			out = append(out, t)
+		}
+		if len(gone) > 0 {
+			_ = s.rdb.ZRem(ctx, key, gone...).Err()
+		}
+		if len(ids) < want {
+			break
+		}
+		start = "(" + ids[len(ids)-1]
+	}
+	return out, nil
 }
 
 func expireAt(t taskstore.Task) int64 {
@@ -202,4 +286,7 @@ func (s *TaskStore) close() {
 	<-s.done
 }
 
-var _ taskstore.Store = (*TaskStore)(nil)
+var (
+	_ taskstore.Store  = (*TaskStore)(nil)
+	_ taskstore.Lister = (*TaskStore)(nil)
+)
