@@ -106,7 +106,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		o.BodyReadTimeout = 30 * time.Second
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
-	h := &httpHandler{o: o, sessions: map[string]*sessionUse{}}
+	h := &httpHandler{o: o, srv: srv, sessions: map[string]*sessionUse{}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       o.Logger,
@@ -146,6 +146,7 @@ const uncountedBody = 64 << 10
 // evict a session it deletes it.
 type httpHandler struct {
 	o         HTTPOptions
+	srv       *mcp.Server
 	stateless http.Handler
 	stateful  http.Handler // nil when o.Stateless
 	bodies    *syncsem.Weighted
@@ -165,14 +166,14 @@ type sessionUse struct {
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
+	var body []byte
 	if r.Method == http.MethodPost {
 		release, ok := h.admit(w, r)
 		if !ok {
 			return
 		}
 		defer release()
-		body, ok := h.readBody(w, r)
-		if !ok {
+		if body, ok = h.readBody(w, r); !ok {
 			return
 		}
 		env = parseEnvelope(body)
@@ -188,6 +189,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 	}
 	if h.stateful == nil || statelessWire(r, env) {
+		if env.method == methodTasksGet && servePoll(w, r, h.srv, body) {
+			return
+		}
 		h.stateless.ServeHTTP(w, r)
 		return
 	}

@@ -1,0 +1,113 @@
+package mcptool_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// NewHTTPHandler answers a plain 2026-07-28 tasks/get itself for a server
+// Registry.Server built; go-sdk answers it for a server the registry was only
+// mounted on. Both must answer every request alike.
+func TestTaskPollEquivalence(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	impl := &mcp.Implementation{Name: "test", Version: "1"}
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	serve := func(srv *mcp.Server) string {
+		hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true})))
+		t.Cleanup(hs.Close)
+		return hs.URL
+	}
+	fastURL := serve(reg.Server(impl, nil))
+	slow := mcp.NewServer(impl, nil)
+	reg.Mount(slow)
+	slowURL := serve(slow)
+
+	ext := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
+	alice := &wire{t: t, url: fastURL, caps: ext, header: []string{"Authorization", "Bearer alice"}}
+	working := alice.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	toolErr := alice.callTool("toolerr", nil)["taskId"].(string)
+	rpcErr := alice.callTool("rpcerr", nil)["taskId"].(string)
+	alice.until(toolErr, "completed")
+	alice.until(rpcErr, "failed")
+
+	// post sends a tasks/get and returns the response's status and message
+	// (its body when it is not JSON).
+	post := func(url, user, taskID string, caps map[string]any, header ...string) (int, any) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "q-1", "method": "tasks/get", "params": map[string]any{
+			"taskId": taskID, "_meta": map[string]any{
+				mcp.MetaKeyProtocolVersion: "2026-07-28", mcp.MetaKeyClientCapabilities: caps,
+				mcp.MetaKeyClientInfo: map[string]any{"name": "t", "version": "1"},
+			}}})
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+user)
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tasks/get")
+		req.Header.Set("Mcp-Name", taskID)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+			sc := bufio.NewScanner(bytes.NewReader(raw))
+			for sc.Scan() {
+				if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+					raw = []byte(d)
+				}
+			}
+		}
+		var m map[string]any
+		if json.Unmarshal(raw, &m) != nil {
+			return resp.StatusCode, string(raw)
+		}
+		return resp.StatusCode, m
+	}
+
+	for _, tc := range []struct {
+		name, user, id string
+		caps           map[string]any
+		header         []string
+	}{
+		{"working", "alice", working, ext, nil},
+		{"tool error", "alice", toolErr, ext, nil},
+		{"protocol error", "alice", rpcErr, ext, nil},
+		{"another user's", "bob", working, ext, nil},
+		{"unknown", "alice", "NOPE", ext, nil},
+		{"no extension", "alice", working, map[string]any{}, nil},
+		{"Mcp-Name mismatch", "alice", working, ext, []string{"Mcp-Name", "other"}},
+		{"no Mcp-Method", "alice", working, ext, []string{"Mcp-Method", ""}},
+		{"another Mcp-Method", "alice", working, ext, []string{"Mcp-Method", "tools/list"}},
+		{"SSE only", "alice", working, ext, []string{"Accept", "text/event-stream"}},
+		{"old protocol header", "alice", working, ext, []string{"Mcp-Protocol-Version", "2025-11-25"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gotStatus, got := post(fastURL, tc.user, tc.id, tc.caps, tc.header...)
+			wantStatus, want := post(slowURL, tc.user, tc.id, tc.caps, tc.header...)
+			assert.Equal(t, wantStatus, gotStatus)
+			assert.Equal(t, want, got)
+		})
+	}
+}
