@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -104,6 +105,8 @@ type stdioConn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	listens map[string]*listenStream // by token; guarded by mu
 }
 
 // signal wakes a Read waiting for a change of state; c.mu is held.
@@ -131,6 +134,9 @@ func (c *stdioConn) readLoop() {
 				c.writeError(id, code, reason)
 			}
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodSubscriptionsListen && req.IsCall() {
+			c.attachListen(req)
+		}
 		if msg != nil {
 			select {
 			case c.incoming <- msg:
@@ -139,6 +145,7 @@ func (c *stdioConn) readLoop() {
 			}
 		}
 		if err != nil {
+			c.closeListens()
 			c.mu.Lock()
 			c.eof = true
 			if !errors.Is(err, io.EOF) {
@@ -315,6 +322,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		c.closeListens()
 		close(c.closed)
 		if rc, ok := c.in.(io.Closer); ok {
 			err = rc.Close()
@@ -325,3 +333,64 @@ func (c *stdioConn) Close() error {
 
 // SessionID implements [mcp.Connection]; stdio has no sessions.
 func (c *stdioConn) SessionID() string { return "" }
+
+// attachListen hands a subscriptions/listen naming taskIds to the task
+// middleware: go-sdk would drop the taskIds, so the stream (its id, the
+// task IDs, this connection to write notifications on) is kept in
+// listenStreams under a fresh token, which goes in the request's _meta.
+func (c *stdioConn) attachListen(req *jsonrpc.Request) {
+	var params map[string]json.RawMessage
+	var n struct {
+		TaskIDs json.RawMessage `json:"taskIds"`
+	}
+	if json.Unmarshal(req.Params, &params) != nil || json.Unmarshal(params["notifications"], &n) != nil || len(n.TaskIDs) == 0 {
+		return
+	}
+	id, err := json.Marshal(req.ID.Raw())
+	if err != nil {
+		return
+	}
+	token := rand.Text()
+	if !setMeta(params, listenTokenKey, json.RawMessage(`"`+token+`"`)) {
+		return
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return
+	}
+	ls := newListenStream(id, n.TaskIDs, c.writeLine)
+	c.mu.Lock()
+	if c.listens == nil {
+		c.listens = map[string]*listenStream{}
+	}
+	for t, old := range c.listens { // forget the listens that ended
+		if old.isDone() {
+			delete(c.listens, t)
+			listenStreams.Delete(t)
+		}
+	}
+	c.listens[token] = ls
+	c.mu.Unlock()
+	listenStreams.Store(token, ls)
+	req.Params = raw
+}
+
+// closeListens ends the connection's listens: at end of input a listen
+// answers at once instead of keeping the process until its tasks end.
+func (c *stdioConn) closeListens() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for t, ls := range c.listens {
+		ls.close()
+		listenStreams.Delete(t)
+		delete(c.listens, t)
+	}
+}
+
+// writeLine writes one message the server did not get from go-sdk.
+func (c *stdioConn) writeLine(data []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(append(data, '\n'))
+	return err
+}

@@ -64,22 +64,11 @@ func liftTaskParam(msg []byte) []byte {
 		return msg
 	}
 	task, ok := params["task"]
-	if !ok {
+	if !ok || !setMeta(params, taskParamKey, task) {
 		return msg
 	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := params["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
-		return msg
-	}
-	if meta == nil { // "_meta": null
-		meta = map[string]json.RawMessage{}
-	}
-	meta[taskParamKey] = task
 	delete(params, "task")
 	var err error
-	if params["_meta"], err = json.Marshal(meta); err != nil {
-		return msg
-	}
 	if top["params"], err = json.Marshal(params); err != nil {
 		return msg
 	}
@@ -88,6 +77,25 @@ func liftTaskParam(msg []byte) []byte {
 		return msg
 	}
 	return out
+}
+
+// setMeta sets params._meta[key] to value, and reports whether it could
+// (params._meta, if present, must be an object or null).
+func setMeta(params map[string]json.RawMessage, key string, value json.RawMessage) bool {
+	meta := map[string]json.RawMessage{}
+	if raw, ok := params["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
+		return false
+	}
+	if meta == nil { // "_meta": null
+		meta = map[string]json.RawMessage{}
+	}
+	meta[key] = value
+	b, err := json.Marshal(meta)
+	if err != nil {
+		return false
+	}
+	params["_meta"] = b
+	return true
 }
 
 // coreEra reports whether req comes from a session served the core tasks.

@@ -42,18 +42,48 @@ const (
 )
 
 // listenStream is the part of a subscriptions/listen request that go-sdk
-// does not keep: its JSON-RPC id, its notifications.taskIds, and the
-// response it streams on.
+// does not keep: its JSON-RPC id, its notifications.taskIds, and where its
+// notifications go (the HTTP response it streams on, or the stdio
+// connection it came on).
 type listenStream struct {
 	id      json.RawMessage
 	taskIDs json.RawMessage
+	write   func(msg []byte) error // one JSON-RPC notification
 
 	mu   sync.Mutex
-	w    http.ResponseWriter
-	done bool // the HTTP handler returned: w is no longer ours
+	done bool          // the stream is no longer ours to write
+	gone chan struct{} // closed with done
+}
+
+func newListenStream(id, taskIDs json.RawMessage, write func([]byte) error) *listenStream {
+	return &listenStream{id: id, taskIDs: taskIDs, write: write, gone: make(chan struct{})}
 }
 
 type listenKey struct{}
+
+// listenTokenKey is the _meta key under which StdioTransport names the
+// listen stream of a subscriptions/listen (in listenStreams): go-sdk would
+// drop its taskIds, and stdio has no request context to carry the stream.
+const listenTokenKey = "io.mcpgen/listen"
+
+// listenStreams holds the stdio listen streams not yet taken by the task
+// middleware, by token (crypto/rand.Text, so a client cannot name another
+// connection's).
+var listenStreams sync.Map // string → *listenStream
+
+// takeListen returns the stdio listen stream meta names, if any.
+func takeListen(meta mcp.Meta) (*listenStream, bool) {
+	token, _ := meta[listenTokenKey].(string)
+	if token == "" {
+		return nil, false
+	}
+	delete(meta, listenTokenKey)
+	v, ok := listenStreams.LoadAndDelete(token)
+	if !ok {
+		return nil, false
+	}
+	return v.(*listenStream), true
+}
 
 // withListen returns r carrying the listen stream of body when body is a
 // subscriptions/listen request naming taskIds, and a func to call once the
@@ -70,19 +100,42 @@ func withListen(r *http.Request, w http.ResponseWriter, body []byte) (*http.Requ
 	if json.Unmarshal(body, &msg) != nil || len(msg.Params.Notifications.TaskIDs) == 0 || len(msg.ID) == 0 {
 		return r, func() {}
 	}
-	ls := &listenStream{id: msg.ID, taskIDs: msg.Params.Notifications.TaskIDs, w: w}
+	// Each notification is a server-sent event on the response.
+	ls := newListenStream(msg.ID, msg.Params.Notifications.TaskIDs, func(data []byte) error {
+		var b bytes.Buffer
+		b.Grow(len(data) + 8)
+		b.WriteString("data: ")
+		b.Write(data)
+		b.WriteString("\n\n")
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return err
+		}
+		_ = http.NewResponseController(w).Flush()
+		return nil
+	})
 	return r.WithContext(context.WithValue(r.Context(), listenKey{}, ls)), ls.close
 }
 
+// isDone reports whether the stream has ended.
+func (ls *listenStream) isDone() bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.done
+}
+
+// close ends the stream: no more writes, and a listen serving it returns.
 func (ls *listenStream) close() {
 	ls.mu.Lock()
-	ls.done = true
+	if !ls.done {
+		ls.done = true
+		close(ls.gone)
+	}
 	ls.mu.Unlock()
 }
 
 var errListenClosed = errors.New("mcptool: the listen stream is closed")
 
-// send writes one JSON-RPC notification as a server-sent event.
+// send writes one JSON-RPC notification.
 func (ls *listenStream) send(method string, params any) error {
 	data, err := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
@@ -92,21 +145,12 @@ func (ls *listenStream) send(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	b.Grow(len(data) + 8)
-	b.WriteString("data: ")
-	b.Write(data)
-	b.WriteString("\n\n")
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.done {
 		return errListenClosed
 	}
-	if _, err := ls.w.Write(b.Bytes()); err != nil {
-		return err
-	}
-	_ = http.NewResponseController(ls.w).Flush()
-	return nil
+	return ls.write(data)
 }
 
 // taskNotification is the params of notifications/tasks: the task as
@@ -265,6 +309,8 @@ func (r *Registry) listenTasks(ctx context.Context, req *mcp.SubscriptionsListen
 		timer.Reset(wait)
 		select {
 		case <-ctx.Done():
+			return &mcp.SubscriptionsListenResult{Meta: subID}, nil
+		case <-ls.gone:
 			return &mcp.SubscriptionsListenResult{Meta: subID}, nil
 		case <-wake:
 		case <-timer.C:

@@ -286,3 +286,81 @@ func TestTaskListenInput(t *testing.T) {
 	assert.Equal(t, "completed", p["status"], "heard %v", statuses)
 	assert.Equal(t, "accept: teal", resultText(p["result"].(map[string]any)))
 }
+
+// stdioMeta is the 2026-07-28 _meta of a request over stdio from a client
+// that declares the tasks extension.
+func stdioMeta() map[string]any {
+	return map[string]any{
+		mcp.MetaKeyProtocolVersion:    "2026-07-28",
+		mcp.MetaKeyClientCapabilities: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}},
+		mcp.MetaKeyClientInfo:         map[string]any{"name": "stdio", "version": "1"},
+	}
+}
+
+func (p *stdioPeer) sendJSON(v any) {
+	p.t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(p.t, err)
+	p.send(string(b))
+}
+
+// Over StdioTransport a listen naming taskIds works as over HTTP: the
+// acknowledgement, a notification per change, the listen's response last.
+// When the client closes its input, a listen still waiting is answered at
+// once and the server exits, though the task is still working.
+func TestTaskListenStdio(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil))
+
+	start := func(id string) string {
+		p.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": map[string]any{
+			"name": "steps", "arguments": map[string]any{"steps": 1}, "_meta": stdioMeta()}})
+		m := p.recv()
+		require.Equal(t, id, m["id"], "%v", m)
+		taskID, _ := m["result"].(map[string]any)["taskId"].(string)
+		require.NotEmpty(t, taskID, "%v", m)
+		return taskID
+	}
+	listen := func(id string, taskIDs ...string) {
+		p.sendJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": map[string]any{
+			"notifications": map[string]any{"taskIds": append(taskIDs, "unknown")}, "_meta": stdioMeta()}})
+	}
+
+	task := start("c1")
+	listen("sub-1", task)
+	ack := p.recv()
+	assert.Equal(t, "notifications/subscriptions/acknowledged", ack["method"])
+	assert.Equal(t, "sub-1", subscriptionID(ack))
+	assert.Equal(t, []any{task}, params(ack)["notifications"].(map[string]any)["taskIds"])
+	first := p.recv()
+	assert.Equal(t, "notifications/tasks", first["method"])
+	assert.Equal(t, "working", params(first)["status"])
+	release <- struct{}{}
+	var end map[string]any
+	for end == nil {
+		m := p.recv()
+		if m["method"] == nil {
+			end = m
+			break
+		}
+		require.Equal(t, "notifications/tasks", m["method"])
+		assert.Equal(t, "sub-1", subscriptionID(m))
+		if params(m)["status"] == "completed" {
+			assert.Equal(t, "done in 1 steps", resultText(params(m)["result"].(map[string]any)))
+		}
+	}
+	assert.Equal(t, "sub-1", end["id"])
+	assert.Equal(t, "sub-1", subscriptionID(end))
+
+	// A listen on a task that keeps working, then end of input.
+	task = start("c2")
+	listen("sub-2", task)
+	assert.Equal(t, "notifications/subscriptions/acknowledged", p.recv()["method"])
+	assert.Equal(t, "working", params(p.recv())["status"])
+	require.NoError(t, p.in.Close())
+	m := p.recv()
+	assert.Equal(t, "sub-2", m["id"], "the listen is answered at end of input")
+	assert.Contains(t, m, "result")
+	require.NoError(t, p.wait())
+}

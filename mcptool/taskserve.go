@@ -104,10 +104,15 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return r.callAsTask(ctx, t, call, next, nil)
 		case methodSubscriptionsListen:
-			// A listen naming taskIds, handed over by NewHTTPHandler.
+			// A listen naming taskIds, handed over by NewHTTPHandler or
+			// StdioTransport.
 			ls, ok := ctx.Value(listenKey{}).(*listenStream)
 			lr, isListen := req.(*mcp.SubscriptionsListenRequest)
+			if !ok && isListen && lr.Params != nil {
+				ls, ok = takeListen(lr.Params.Meta) // handed over by StdioTransport
+			}
 			if ok && isListen && lr.Params != nil {
+				defer ls.close()
 				return r.listenTasks(ctx, lr, ls)
 			}
 		case methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodTasksList:
