@@ -220,10 +220,10 @@ func bigCall(id, size int) []byte {
 // TestHTTPBodyMemory measures the heap bytes allocated per request with a
 // large argument, on NewHTTPHandler and on go-sdk's own handler serving the
 // same server, with no client in the process (the request is built once
-// and served through httptest.ResponseRecorder). NewHTTPHandler reads each
-// body once, sized exactly, and hands it on: it may add at most 1.5 body
-// sizes to what go-sdk allocates (go-sdk decodes a body several times; that
-// is most of the total).
+// and served through httptest.ResponseRecorder). go-sdk decodes a body
+// several times (16–28 body sizes); NewHTTPHandler reads it once, sets the
+// large arguments aside and hands go-sdk the rest, and mcpgen decodes the
+// arguments once: at most 3 body sizes per request, in both eras.
 func TestHTTPBodyMemory(t *testing.T) {
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -272,7 +272,7 @@ func TestHTTPBodyMemory(t *testing.T) {
 			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
-			assert.Less(t, ours-sdk, 1.5)
+			assert.LessOrEqual(t, ours, 3.0, "body sizes allocated per request")
 		})
 	}
 }

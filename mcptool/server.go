@@ -50,6 +50,7 @@ func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
 
 func (r *Registry) mount(s *mcp.Server) *mount {
 	sharePollTarget(s, r)
+	markRegistryServed(s, r)
 	m := &mount{reg: r, srv: weak.Make(s), served: map[string]*tool{}}
 	_, m.cancel = r.subscribe(m.apply)
 	m.reconcile()

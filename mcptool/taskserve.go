@@ -86,6 +86,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil || runFrom(ctx) != nil {
 				break // not a call, or already a task (a server mounted twice)
 			}
+			takeArgsBack(call) // set aside by NewHTTPHandler
 			t, ok := r.lookup(call.Params.Name)
 			if coreEra(call) {
 				if res, err, done := r.coreCall(ctx, t, ok, call, next); done {
