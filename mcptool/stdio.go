@@ -25,8 +25,12 @@ import (
 //     invalid JSON, JSON nested deeper than 1000 levels, or a line longer
 //     than [mcp.DefaultMaxLineLength] bytes; -32600 (invalid request, with
 //     the line's id when it has a usable one) for valid JSON that is not a
-//     JSON-RPC 2.0 message, and for batches, which no current protocol
-//     revision allows.
+//     JSON-RPC 2.0 message.
+//   - A batch (a JSON array of messages) is served as go-sdk's own stdio
+//     transport serves it while the session's protocol revision is older
+//     than 2025-06-18: each member as a line would be, and the responses
+//     to its calls together as one array. From 2025-06-18 on (and for
+//     requests with per-request protocol metadata) a batch gets -32600.
 //   - When the input ends (the client closed stdin), every request already
 //     read is still answered: the connection ends only once the last
 //     response is written. Requests the server sent the client and that are
@@ -107,6 +111,20 @@ type stdioConn struct {
 	closed    chan struct{}
 
 	listens map[string]*listenStream // by token; guarded by mu
+
+	// Batches (protocol revisions before 2025-06-18), guarded by mu: the
+	// negotiated version, read from the answer to initialize, and the
+	// batch each call of a batch belongs to until it is answered.
+	version string
+	initID  jsonrpc.ID
+	batches map[jsonrpc.ID]*stdioBatch
+}
+
+// stdioBatch collects the responses to one batch, written as one array once
+// its last call is answered.
+type stdioBatch struct {
+	out     []json.RawMessage
+	waiting int
 }
 
 // signal wakes a Read waiting for a change of state; c.mu is held.
@@ -119,29 +137,32 @@ func (c *stdioConn) readLoop() {
 	br := bufio.NewReaderSize(c.in, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, mcp.DefaultMaxLineLength)
-		var msg jsonrpc.Message
 		switch {
 		case tooLong:
 			c.writeError(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength))
 		case len(bytes.TrimSpace(line)) > 0:
-			var (
-				id     json.RawMessage
-				code   int64
-				reason string
-			)
-			msg, id, code, reason = parseLine(line)
-			if msg == nil {
+			var msgs []jsonrpc.Message
+			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' && json.Valid(trimmed) {
+				msgs = c.readBatch(trimmed)
+			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
+			} else {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
+					c.mu.Lock()
+					c.initID = req.ID // its answer names the protocol version
+					c.mu.Unlock()
+				}
+				msgs = []jsonrpc.Message{msg}
 			}
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodSubscriptionsListen && req.IsCall() {
-			c.attachListen(req)
-		}
-		if msg != nil {
-			select {
-			case c.incoming <- msg:
-			case <-c.closed:
-				return
+			for _, msg := range msgs {
+				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == methodSubscriptionsListen && req.IsCall() {
+					c.attachListen(req)
+				}
+				select {
+				case c.incoming <- msg:
+				case <-c.closed:
+					return
+				}
 			}
 		}
 		if err != nil {
@@ -231,20 +252,20 @@ func tooDeep(data []byte, max int) bool {
 // writeError answers a line that is no message. A failed write is left to
 // the next Write to find.
 func (c *stdioConn) writeError(id json.RawMessage, code int64, message string) {
+	_ = c.writeLine(errorMessage(id, code, message))
+}
+
+// errorMessage is a JSON-RPC error response; a nil id is null.
+func errorMessage(id json.RawMessage, code int64, message string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	data, err := json.Marshal(struct {
+	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   jsonrpc.Error   `json:"error"`
 	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
-	if err != nil {
-		return
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, _ = c.out.Write(append(data, '\n'))
+	return data
 }
 
 // Read implements [mcp.Connection].
@@ -305,16 +326,111 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.signal()
 		c.mu.Unlock()
 	}
-	c.wmu.Lock()
-	_, err = c.out.Write(append(data, '\n'))
-	c.wmu.Unlock()
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		c.mu.Lock()
-		delete(c.pending, resp.ID)
-		c.signal()
-		c.mu.Unlock()
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		if done, held := c.batchResponse(resp, data); held {
+			if data = done; data == nil {
+				c.answered(resp.ID)
+				return nil // the batch waits for more answers
+			}
+		}
+	}
+	err = c.writeLine(data)
+	if isResp {
+		c.answered(resp.ID)
 	}
 	return err
+}
+
+// answered forgets a call read from the client once its response is out.
+func (c *stdioConn) answered(id jsonrpc.ID) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.signal()
+	c.mu.Unlock()
+}
+
+// batchResponse files resp (encoded as data) with its batch, if it belongs
+// to one: held is true, and done is the whole batch's response once resp
+// was its last call's. It also learns the negotiated protocol version from
+// the answer to initialize.
+func (c *stdioConn) batchResponse(resp *jsonrpc.Response, data []byte) (done []byte, held bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.initID.IsValid() && resp.ID == c.initID {
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if resp.Error == nil && json.Unmarshal(resp.Result, &res) == nil {
+			c.version = res.ProtocolVersion
+		}
+		c.initID = jsonrpc.ID{}
+	}
+	b, ok := c.batches[resp.ID]
+	if !ok {
+		return nil, false
+	}
+	delete(c.batches, resp.ID)
+	b.out = append(b.out, data)
+	if b.waiting--; b.waiting > 0 {
+		return nil, true
+	}
+	all, _ := json.Marshal(b.out)
+	return all, true
+}
+
+// readBatch reads a JSON-RPC batch: allowed before 2025-06-18 (as go-sdk's
+// own stdio transport allows it), refused with -32600 from then on. Each
+// member is a message as a line would be, answered alone when it is not
+// one; the calls' responses go out together, as one array.
+func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
+	var members []json.RawMessage
+	if json.Unmarshal(line, &members) != nil {
+		c.writeError(nil, jsonrpc.CodeParseError, "parse error: invalid JSON")
+		return nil
+	}
+	c.mu.Lock()
+	version := c.version
+	c.mu.Unlock()
+	switch {
+	case version >= "2025-06-18" || bytes.Contains(line, []byte(mcp.MetaKeyProtocolVersion)):
+		c.writeError(nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported in 2025-06-18 and later")
+		return nil
+	case len(members) == 0:
+		c.writeError(nil, jsonrpc.CodeInvalidRequest, "invalid request: empty batch")
+		return nil
+	}
+	b := &stdioBatch{}
+	var msgs []jsonrpc.Message
+	c.mu.Lock()
+	for _, raw := range members {
+		msg, id, code, reason := parseLine(raw)
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			_, inBatch := c.batches[req.ID]
+			_, inFlight := c.pending[req.ID]
+			if inBatch || inFlight || req.Method == "initialize" {
+				idJSON, _ := json.Marshal(req.ID.Raw())
+				msg, id, code, reason = nil, idJSON, jsonrpc.CodeInvalidRequest, "invalid request: an id already in use, or initialize, in a batch"
+			} else {
+				if c.batches == nil {
+					c.batches = map[jsonrpc.ID]*stdioBatch{}
+				}
+				c.batches[req.ID] = b
+				b.waiting++
+			}
+		}
+		if msg == nil {
+			b.out = append(b.out, errorMessage(id, code, reason))
+			continue
+		}
+		msgs = append(msgs, msg)
+	}
+	c.mu.Unlock()
+	if b.waiting == 0 && len(b.out) > 0 {
+		all, _ := json.Marshal(b.out)
+		_ = c.writeLine(all)
+	}
+	return msgs
 }
 
 // Close implements [mcp.Connection]: a blocked Read returns, and the reader

@@ -123,7 +123,7 @@ func TestStdioTransportMalformedLines(t *testing.T) {
 		{"bad id type", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, nil, -32600, "invalid request: "},
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, nil, -32600, "invalid request: "},
 		{"not an object", `42`, nil, -32600, "invalid request: "},
-		{"batch", `[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, nil, -32600, "invalid request: JSON-RPC batches are not supported"},
+		{"batch at 2025-11-25", `[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, nil, -32600, "invalid request: JSON-RPC batches are not supported in 2025-06-18 and later"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.t = t
@@ -258,4 +258,82 @@ func TestStdioTransportCancel(t *testing.T) {
 	// The reader was closed with the connection.
 	_, err := inW.Write([]byte("\n"))
 	assert.ErrorIs(t, err, io.ErrClosedPipe)
+}
+
+// TestStdioTransportBatch: at 2025-03-26 a batch is served as go-sdk's own
+// stdio transport serves it: its calls' responses together in one array,
+// a member that is no message answered in it, notifications unanswered.
+func TestStdioTransportBatch(t *testing.T) {
+	reg := mcptool.NewRegistry()
+	require.NoError(t, mcptool.Add(reg, "echo", func(_ context.Context, in struct {
+		S string `json:"s"`
+	}) (string, error) {
+		return in.S, nil
+	}, mcptool.Description("Echo s.")))
+	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	init := p.recv()
+	require.Equal(t, "2025-03-26", init["result"].(map[string]any)["protocolVersion"])
+
+	recvBatch := func() []map[string]any {
+		t.Helper()
+		got := make(chan bool, 1)
+		go func() { got <- p.out.Scan() }()
+		select {
+		case ok := <-got:
+			require.True(t, ok)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no batch response within 10s")
+		}
+		var out []map[string]any
+		require.NoError(t, json.Unmarshal(p.out.Bytes(), &out), "%s", p.out.Bytes())
+		return out
+	}
+	byID := func(ms []map[string]any) map[any]map[string]any {
+		out := map[any]map[string]any{}
+		for _, m := range ms {
+			out[m["id"]] = m
+		}
+		return out
+	}
+
+	p.send(`[{"jsonrpc":"2.0","method":"notifications/initialized"},` +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"s":"one"}}},` +
+		`{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"echo","arguments":{"s":"two"}}},` +
+		`{"jsonrpc":"1.0","id":3,"method":"ping"},` +
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}]`)
+	got := byID(recvBatch())
+	require.Len(t, got, 4, "three calls and the bad member, not the notification")
+	assert.Equal(t, "one", resultText(got[float64(1)]["result"].(map[string]any)))
+	assert.Equal(t, "two", resultText(got["two"]["result"].(map[string]any)))
+	assert.EqualValues(t, -32600, got[float64(3)]["error"].(map[string]any)["code"])
+	assert.Contains(t, got[float64(4)], "result")
+
+	// Only notifications: nothing to answer. The next line is served.
+	p.send(`[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}]`)
+	p.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	assert.Equal(t, "after", p.recv()["id"])
+
+	// Refused: an empty batch, initialize or a repeated id in a batch.
+	p.send(`[]`)
+	_, code, message := errorOf(t, p.recv())
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, message, "empty batch")
+	p.send(`[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"},` +
+		`{"jsonrpc":"2.0","id":"again","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}]`)
+	var results, refused int
+	for _, m := range recvBatch() {
+		if e, ok := m["error"].(map[string]any); ok {
+			assert.EqualValues(t, -32600, e["code"])
+			refused++
+		} else {
+			results++
+		}
+	}
+	assert.Equal(t, 1, results, "the first ping")
+	assert.Equal(t, 2, refused, "the repeated id and initialize")
+	// Per-request protocol metadata (2026-07-28) never comes in batches.
+	p.send(`[{"jsonrpc":"2.0","id":6,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}]`)
+	_, code, _ = errorOf(t, p.recv())
+	assert.EqualValues(t, -32600, code)
 }
