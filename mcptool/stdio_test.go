@@ -95,16 +95,22 @@ func errorOf(t *testing.T, m map[string]any) (id any, code float64, message stri
 	return m["id"], e["code"].(float64), e["message"].(string)
 }
 
-// TestStdioTransportMalformedLines: every line that is no JSON-RPC message
-// gets its error, and the server goes on serving.
-func TestStdioTransportMalformedLines(t *testing.T) {
+// echoServer serves one tool, echo, which answers its argument s.
+func echoServer(t *testing.T) *mcp.Server {
+	t.Helper()
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "echo", func(_ context.Context, in struct {
 		S string `json:"s"`
 	}) (string, error) {
 		return in.S, nil
 	}, mcptool.Description("Echo s.")))
-	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	return reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+}
+
+// TestStdioTransportMalformedLines: every line that is no JSON-RPC message
+// gets its error, and the server goes on serving.
+func TestStdioTransportMalformedLines(t *testing.T) {
+	p := runStdio(t, echoServer(t))
 	p.initialize(`{}`)
 
 	nested := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
@@ -264,13 +270,7 @@ func TestStdioTransportCancel(t *testing.T) {
 // stdio transport serves it: its calls' responses together in one array,
 // a member that is no message answered in it, notifications unanswered.
 func TestStdioTransportBatch(t *testing.T) {
-	reg := mcptool.NewRegistry()
-	require.NoError(t, mcptool.Add(reg, "echo", func(_ context.Context, in struct {
-		S string `json:"s"`
-	}) (string, error) {
-		return in.S, nil
-	}, mcptool.Description("Echo s.")))
-	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p := runStdio(t, echoServer(t))
 	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	init := p.recv()
 	require.Equal(t, "2025-03-26", init["result"].(map[string]any)["protocolVersion"])
