@@ -178,11 +178,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		env = parseEnvelope(body)
 		if env.method == "tools/call" {
-			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
 			if aside, drop, ok := setArgsAside(r, h.srv, body); ok {
 				body = aside
 				defer drop()
 			}
+			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
 			var served func()

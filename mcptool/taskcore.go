@@ -3,13 +3,13 @@
 package mcptool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -46,12 +46,11 @@ const (
 // but it keeps _meta.
 const taskParamKey = "io.mcpgen/task-param"
 
-var taskField = []byte(`"task"`)
-
 // liftTaskParam moves params.task of a tools/call message into
-// params._meta[taskParamKey]. Any other message is returned as it is.
+// params._meta[taskParamKey]. Any other message is returned as it is, and
+// costs a scan that allocates nothing.
 func liftTaskParam(msg []byte) []byte {
-	if !bytes.Contains(msg, taskField) {
+	if _, _, _, err := jsonparser.Get(msg, "params", "task"); err != nil {
 		return msg
 	}
 	var top map[string]json.RawMessage
