@@ -636,6 +636,18 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	if baseType(f.typ).Kind() == reflect.Interface && f.typ != rawMessageType && s.Type == "" && !b.output {
 		return fail("", "an interface field has no schema: give it jsonschema:\"type=...\", or use json.RawMessage for any JSON value")
 	}
+	if baseType(f.typ).Kind() == reflect.Interface && !b.output && (s.Type == "number" || s.Type == "integer") {
+		// An interface holds a JSON number as a float64: the schema says
+		// its range, as a float64 field's does.
+		lo, hi := typeRange(reflect.Float64)
+		if s.Minimum == "" {
+			s.Minimum = json.Number(lo)
+		}
+		if s.Maximum == "" {
+			s.Maximum = json.Number(hi)
+		}
+		clampToType(s, reflect.TypeFor[float64]())
+	}
 	if b.output {
 		if canBeNull(f.typ) && !f.required {
 			// omitted when nil: nothing to say

@@ -359,6 +359,8 @@ type ZooKeywords struct {
 	Title      string            `json:"title,omitempty" jsonschema:"title=The title"`
 	Desc       string            `json:"desc,omitempty" jsonschema:"description=Commas\\, escaped."`
 	Typed      any               `json:"typed,omitempty" jsonschema:"type=string"`
+	TypedNum   any               `json:"typed_num,omitempty" jsonschema:"type=number"`
+	TypedMax   any               `json:"typed_max,omitempty" jsonschema:"type=integer,maximum=10"`
 	Enum       string            `json:"enum,omitempty" jsonschema:"enum=a,enum=b"`
 	Const      int               `json:"const,omitempty" jsonschema:"const=3"`
 	Default    string            `json:"default,omitempty" jsonschema:"default=hello"`
