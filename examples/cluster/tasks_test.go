@@ -97,6 +97,22 @@ func waitStatus(t *testing.T, cs *mcp.ClientSession, sb *servedBy, id, status st
 	}
 }
 
+// afterCreator polls tasks/get until a poll was answered by the replica
+// that created the task: under HAProxy's round robin the next request then
+// goes to another replica, whatever the number of polls before.
+func afterCreator(t *testing.T, cs *mcp.ClientSession, sb *servedBy, id, createdOn string) {
+	t.Helper()
+	for range 6 {
+		if sb.lastServer() == createdOn {
+			return
+		}
+		if _, err := mcp.CallCustomMethod[*taskParams, *taskState](context.Background(), cs, "tasks/get", &taskParams{TaskID: id}); err != nil {
+			t.Fatalf("tasks/get: %v", err)
+		}
+	}
+	t.Fatalf("six polls and none answered by %s, the creator", createdOn)
+}
+
 // d. A task created through one replica is polled, answered and cancelled
 // through the others: the task lives in Redis, and the answer and the
 // cancel reach the replica running it.
@@ -118,6 +134,7 @@ func TestTaskAcrossReplicas(t *testing.T) {
 		t.Fatalf("input_required without input requests: %+v", st)
 	}
 	answer := json.RawMessage(`{"action":"accept","content":{"confirm":true}}`)
+	afterCreator(t, cs, sb, id, createdOn)
 	if _, err := mcp.CallCustomMethod[*taskParams, *taskAck](ctx, cs, "tasks/update", &taskParams{TaskID: id, InputResponses: map[string]json.RawMessage{key: answer}}); err != nil {
 		t.Fatalf("tasks/update: %v", err)
 	}
@@ -138,6 +155,7 @@ func TestTaskAcrossReplicas(t *testing.T) {
 	id = startTask(t, cs, "slow_compute", map[string]any{"seconds": 60, "label": "long"})
 	createdOn = sb.lastServer()
 	waitStatus(t, cs, sb, id, "working", 5*time.Second)
+	afterCreator(t, cs, sb, id, createdOn)
 	if _, err := mcp.CallCustomMethod[*taskParams, *taskAck](ctx, cs, "tasks/cancel", &taskParams{TaskID: id}); err != nil {
 		t.Fatalf("tasks/cancel: %v", err)
 	}
