@@ -5,10 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync"
-	"weak"
 
 	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,21 +34,7 @@ const setAsideMin = 64 << 10
 // setAsideKey names the placeholder's one property.
 const setAsideKey = "io.mcpgen/arguments"
 
-var (
-	setAside       sync.Map // token → []byte, the arguments
-	registryServed sync.Map // weak.Pointer[mcp.Server] → *Registry whose middleware runs on it (nil: several)
-)
-
-// markRegistryServed notes that r's middleware, which puts set-aside
-// arguments back, runs on s.
-func markRegistryServed(s *mcp.Server, r *Registry) {
-	key := weak.Make(s)
-	if v, loaded := registryServed.LoadOrStore(key, r); !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { registryServed.Delete(k) }, key)
-	} else if v.(*Registry) != r {
-		registryServed.Store(key, (*Registry)(nil))
-	}
-}
+var setAside sync.Map // token → []byte, the arguments
 
 // setArgsAside returns body with params.arguments replaced by a
 // placeholder, and a func that forgets the arguments if the call never
@@ -59,8 +43,7 @@ func setArgsAside(r *http.Request, srv *mcp.Server, body []byte) (out []byte, dr
 	if len(body) < setAsideMin {
 		return body, nil, false
 	}
-	v, _ := registryServed.Load(weak.Make(srv))
-	reg, _ := v.(*Registry)
+	reg := servedOn(srv).reg
 	if reg == nil {
 		return body, nil, false
 	}

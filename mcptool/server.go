@@ -35,7 +35,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 	o.Capabilities = withTasksCapability(o.Capabilities)
 	s := mcp.NewServer(impl, &o)
 	r.Mount(s)
-	setPollTarget(s, r, impl)
+	noteServed(s, r, impl)
 	return s
 }
 
@@ -49,8 +49,7 @@ func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
 }
 
 func (r *Registry) mount(s *mcp.Server) *mount {
-	sharePollTarget(s, r)
-	markRegistryServed(s, r)
+	noteServed(s, r, nil)
 	m := &mount{reg: r, srv: weak.Make(s), served: map[string]*tool{}}
 	_, m.cancel = r.subscribe(m.apply)
 	m.reconcile()

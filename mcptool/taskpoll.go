@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"runtime"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,41 +22,11 @@ import (
 // _meta. Anything unusual (a header that disagrees, a missing capability, a
 // malformed message) goes to go-sdk, which answers it as before.
 
-// pollTarget is what the handler needs to answer tasks/get for a server.
-type pollTarget struct {
-	reg  *Registry // nil: more than one registry serves on the server
-	impl *mcp.Implementation
-}
-
-// pollTargets maps the servers Registry.Server built to their pollTarget.
-// The keys are weak, and an entry goes with its server.
-var pollTargets sync.Map // weak.Pointer[mcp.Server] → *pollTarget
-
-func setPollTarget(s *mcp.Server, r *Registry, impl *mcp.Implementation) {
-	key := weak.Make(s)
-	if _, loaded := pollTargets.LoadOrStore(key, &pollTarget{reg: r, impl: impl}); !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[mcp.Server]) { pollTargets.Delete(k) }, key)
-	}
-}
-
-// sharePollTarget notes that r also serves on s: if another registry built
-// s, the handler no longer answers tasks/get for it.
-func sharePollTarget(s *mcp.Server, r *Registry) {
-	key := weak.Make(s)
-	if v, ok := pollTargets.Load(key); ok && v.(*pollTarget).reg != r {
-		pollTargets.Store(key, &pollTarget{})
-	}
-}
-
 // servePoll answers body, a POST of the 2026-07-28 wire, when it is a
 // tasks/get it can answer for srv, and reports whether it did.
 func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []byte) bool {
-	v, ok := pollTargets.Load(weak.Make(srv))
-	if !ok {
-		return false
-	}
-	pt := v.(*pollTarget)
-	if pt.reg == nil || !accepts(r, "application/json") {
+	pt := servedOn(srv)
+	if pt.reg == nil || pt.impl == nil || !accepts(r, "application/json") {
 		return false
 	}
 	id, taskID, ok := plainTaskGet(body)
