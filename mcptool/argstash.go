@@ -52,30 +52,40 @@ func setArgsAside(r *http.Request, srv *mcp.Server, body []byte) (out []byte, dr
 			return body, nil, false
 		}
 	}
-	params, typ, _, err := jsonparser.Get(body, "params")
+	params, typ, paramsEnd, err := jsonparser.Get(body, "params")
 	if err != nil || typ != jsonparser.Object {
+		return body, nil, false
+	}
+	// One pass over params: its name, and where its arguments are (params
+	// is a subslice of body, the callback's offset the end of each value).
+	var name string
+	var args []byte
+	argsEnd, count := 0, 0
+	err = jsonparser.ObjectEach(params, func(key, value []byte, vt jsonparser.ValueType, end int) error {
+		switch string(key) {
+		case "name":
+			if vt == jsonparser.String {
+				name, _ = jsonparser.ParseString(value)
+			}
+		case "arguments":
+			count++
+			if vt == jsonparser.Object {
+				args, argsEnd = value, end
+			}
+		}
+		return nil
+	})
+	if err != nil || count != 1 || args == nil {
 		return body, nil, false
 	}
 	// A tool that mirrors arguments into headers: go-sdk checks them
 	// against the arguments it decodes, so it must see them.
-	name, err := jsonparser.GetString(params, "name")
-	t, known := reg.lookup(name)
-	if err != nil || !known || mirrorsHeaders(t) {
+	if t, known := reg.lookup(name); !known || mirrorsHeaders(t) {
 		return body, nil, false
 	}
-	count := 0
-	err = jsonparser.ObjectEach(params, func(key, _ []byte, _ jsonparser.ValueType, _ int) error {
-		if string(key) == "arguments" {
-			count++
-		}
-		return nil
-	})
-	if err != nil || count != 1 {
-		return body, nil, false
-	}
-	args, typ, end, err := jsonparser.Get(body, "params", "arguments")
+	end := paramsEnd - len(params) + argsEnd
 	start := end - len(args)
-	if err != nil || typ != jsonparser.Object || start < 0 || body[start] != '{' || body[end-1] != '}' || !json.Valid(args) {
+	if start < 0 || end > len(body) || body[start] != '{' || body[end-1] != '}' || !json.Valid(args) {
 		return body, nil, false
 	}
 	token := rand.Text()
