@@ -58,6 +58,20 @@ type sdkPeer struct{ req *mcp.CallToolRequest }
 
 func (p sdkPeer) SessionID() string { return sessionName(p.req.Session, p.req.Extra) }
 
+// sessionName names the session a request came on: "" for stateless HTTP.
+func sessionName(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	if extra != nil {
+		return "" // stateless HTTP: a throw-away session per request
+	}
+	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
+}
+
 func (p sdkPeer) ProgressToken() any { return p.req.Params.GetProgressToken() }
 
 func (p sdkPeer) NotifyProgress(ctx context.Context, token any, progress, total float64, message string) error {

@@ -142,7 +142,7 @@ func (c *stdioConn) readLoop() {
 			c.writeError(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength))
 		case len(bytes.TrimSpace(line)) > 0:
 			var msgs []jsonrpc.Message
-			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' && json.Valid(trimmed) {
+			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
 				msgs = c.readBatch(trimmed)
 			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
@@ -386,6 +386,7 @@ func (c *stdioConn) batchResponse(resp *jsonrpc.Response, data []byte) (done []b
 func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 	var members []json.RawMessage
 	if json.Unmarshal(line, &members) != nil {
+		// Invalid JSON, or nested past encoding/json: as for a line.
 		c.writeError(nil, jsonrpc.CodeParseError, "parse error: invalid JSON")
 		return nil
 	}

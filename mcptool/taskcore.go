@@ -147,39 +147,25 @@ func sessionCaller(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
 	return "" // no session to bind to: anyone holding the ID, as with the extension
 }
 
-// sessionName names the session a request came on: "" for stateless HTTP.
-func sessionName(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
-	if ss == nil {
-		return ""
-	}
-	if id := ss.ID(); id != "" {
-		return id
-	}
-	if extra != nil {
-		return "" // stateless HTTP: a throw-away session per request
-	}
-	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
-}
-
 // coreCall serves a tools/call of a core session: a task when the client
 // asked for one and the tool allows it, the spec's -32601 when the two
-// disagree, and nil (call it as usual) otherwise.
-func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest, next mcp.MethodHandler) (mcp.Result, error, bool) {
+// disagree; handled is false when the call goes on as usual.
+func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest, next mcp.MethodHandler) (res mcp.Result, handled bool, err error) {
 	ttl, asked, err := takeTaskParam(call)
 	switch {
 	case err != nil:
-		return nil, err, true
+		return nil, true, err
 	case !known:
-		return nil, nil, false // unknown tool: go-sdk's own error
+		return nil, false, nil // unknown tool: go-sdk's own error
 	case asked && t.task.mode == taskNever:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name)}, true
+		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name)}
 	case !asked && t.task.mode == taskRequired:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task", t.name)}, true
+		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task", t.name)}
 	case !asked:
-		return nil, nil, false
+		return nil, false, nil
 	}
-	res, err := r.callAsTask(ctx, t, call, next, &coreCall{ttl: ttl, caller: sessionCaller(call.Session, call.Extra)})
-	return res, err, true
+	res, err = r.callAsTask(ctx, t, call, next, &coreCall{ttl: ttl, caller: sessionCaller(call.Session, call.Extra)})
+	return res, true, err
 }
 
 // coreCall marks a run created by a core session.

@@ -89,7 +89,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			takeArgsBack(call) // set aside by NewHTTPHandler
 			t, ok := r.lookup(call.Params.Name)
 			if coreEra(call) {
-				if res, err, done := r.coreCall(ctx, t, ok, call, next); done {
+				if res, done, err := r.coreCall(ctx, t, ok, call, next); done {
 					return res, err
 				}
 				break
