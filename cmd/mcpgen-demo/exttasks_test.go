@@ -28,11 +28,15 @@ const (
 
 // nodeWith returns a Node >= 22 and a directory (named name) whose
 // node_modules hold pkgs, installing them with npm into the user's cache
-// directory (reused by later runs). The test is skipped when npm is missing.
+// directory (reused by later runs). The test is skipped when npm is missing,
+// unless MCPGEN_REQUIRE_NPM is set (CI sets it).
 func nodeWith(t *testing.T, name string, pkgs ...string) (node, dir string) {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
+		if os.Getenv("MCPGEN_REQUIRE_NPM") != "" { // set by .ci/run
+			t.Fatal("npm not found, and MCPGEN_REQUIRE_NPM is set")
+		}
 		t.Skip("npm not found: the end-to-end test needs npm (and Node 22, which it installs from npm)")
 	}
 	cache, err := os.UserCacheDir()
