@@ -390,6 +390,10 @@ func (g *mutator) walk(s map[string]any, v any, loc []any) {
 	if c, ok := s["const"]; ok {
 		g.emitNotIn(loc, typ, []any{c}, "const")
 	}
+	if _, isEnum := s["enum"]; !isEnum && (typ == "" || typ == "object" && s["properties"] == nil && s["additionalProperties"] == nil) {
+		// An untyped value takes any number, however large, at any depth.
+		g.emit("numbers beyond float64 nested", loc, map[string]any{"n": []any{json.Number("1e400"), json.Number("-1e400"), json.Number("0.5")}}, "")
+	}
 	switch typ {
 	case "object":
 		obj, _ := v.(map[string]any)

@@ -1,13 +1,16 @@
 package mcpreflect
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -305,8 +308,48 @@ func (x *opaqueDec) decode(d *decodeState, p unsafe.Pointer) {
 		return
 	}
 	if err := json.Unmarshal(raw, reflect.NewAt(x.t, p).Interface()); err != nil {
+		if v, ok := untypedExact(x.t, raw, err); ok {
+			reflect.NewAt(x.t, p).Elem().Set(reflect.ValueOf(v))
+			return
+		}
 		d.violate("type", "is not a valid "+typeNameForMsg(x.t)+": "+unmarshalMsg(err))
 	}
+}
+
+// untypedExact decodes a value for an empty interface that holds a number
+// beyond float64's range, which encoding/json refuses though the schema
+// ({} or an untyped object) takes it: every number that fits is a float64,
+// as encoding/json gives it, and one that does not is kept as sent, a
+// json.Number. ok is false for any other error.
+func untypedExact(t reflect.Type, raw []byte, err error) (v any, ok bool) {
+	var te *json.UnmarshalTypeError
+	if t.Kind() != reflect.Interface || t.NumMethod() != 0 || !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number") {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil, false
+	}
+	return floatsWhereTheyFit(v), true
+}
+
+func floatsWhereTheyFit(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+			return f
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = floatsWhereTheyFit(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = floatsWhereTheyFit(e)
+		}
+	}
+	return v
 }
 
 func typeNameForMsg(t reflect.Type) string {

@@ -3,6 +3,7 @@ package mcpreflect
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -211,6 +212,46 @@ func TestMultipleOfFastPath(t *testing.T) {
 			if got != want {
 				t.Errorf("%s multipleOf %s: fast %v, exact %v", x, st, got, want)
 			}
+		}
+	}
+}
+
+// TestUntypedBigNumbers checks that a number beyond float64's range, nested
+// in a value the schema leaves untyped, is taken as sent (a json.Number)
+// while every other number is the float64 encoding/json gives.
+func TestUntypedBigNumbers(t *testing.T) {
+	type args struct {
+		M   map[string]any `json:"m,omitempty"`
+		A   []any          `json:"a,omitempty"`
+		Obj any            `json:"obj,omitempty" jsonschema:"type=object"`
+	}
+	p, err := DefaultCache().Plan(reflect.TypeFor[args](), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in args
+	doc := `{"m":{"big":[1e400,2.5],"small":1e-400},"a":[-1e400,{"x":3}],"obj":{"k":{"deep":[[1E+999]]},"n":7}}`
+	if err := p.Decode([]byte(doc), &in, 0); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(in)
+	want := `{"m":{"big":[1e400,2.5],"small":0},"a":[-1e400,{"x":3}],"obj":{"k":{"deep":[[1E+999]]},"n":7}}`
+	if string(got) != want {
+		t.Errorf("decoded\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := in.M["big"].([]any)[0].(json.Number); !ok {
+		t.Errorf("1e400 is a %T, want json.Number", in.M["big"].([]any)[0])
+	}
+	if _, ok := in.M["big"].([]any)[1].(float64); !ok {
+		t.Errorf("2.5 is a %T, want float64", in.M["big"].([]any)[1])
+	}
+	if _, ok := in.Obj.(map[string]any)["n"].(float64); !ok {
+		t.Errorf("7 is a %T, want float64", in.Obj.(map[string]any)["n"])
+	}
+	// Still refused: what the schema refuses, and what is not JSON.
+	for _, bad := range []string{`{"obj":[1e400]}`, `{"m":{"x":1e400`} {
+		if err := p.Decode([]byte(bad), &in, 0); err == nil {
+			t.Errorf("Decode(%s) = nil, want an error", bad)
 		}
 	}
 }
