@@ -84,8 +84,8 @@ func handlerPaths() map[string]func(tb testing.TB, args json.RawMessage) outcome
 	reg := mcpgenRegistry()
 	return map[string]func(testing.TB, json.RawMessage) outcome{
 		"floor":          sdk(floorHandler),
-		"mcpgen":         sdk(sdkHandler(mcpgenServer(), toolName)),
-		"mcpgen-reflect": sdk(sdkHandler(mcpgenReflectRegistry().Server(impl, nil), toolName)),
+		"mcpgen":         sdk(sdkHandler(mounted(mcpgenRegistry()), toolName)),
+		"mcpgen-reflect": sdk(sdkHandler(mounted(mcpgenReflectRegistry()), toolName)),
 		"gosdk":          sdk(sdkHandler(gosdkServer(), toolName)),
 		"mcpgo": func(tb testing.TB, args json.RawMessage) outcome {
 			res, err := mcpgoResult(mgo.HandleMessage(ctx, mcpgoCallMessage(args)))

@@ -40,7 +40,7 @@ func BenchmarkHandler(b *testing.B) {
 		}
 	}
 	b.Run("stack=floor", sdk(floorHandler))
-	b.Run("stack=mcpgen", sdk(sdkHandler(mcpgenServer(), toolName)))
+	b.Run("stack=mcpgen", sdk(sdkHandler(mounted(mcpgenRegistry()), toolName)))
 	b.Run("stack=gosdk", sdk(sdkHandler(gosdkServer(), toolName)))
 	b.Run("stack=mcpgo", func(b *testing.B) {
 		s := mcpgoServer()
@@ -54,7 +54,7 @@ func BenchmarkHandler(b *testing.B) {
 		}
 	})
 	b.Run("stack=floor-lax", sdk(floorLaxHandler))
-	b.Run("stack=mcpgen-reflect", sdk(sdkHandler(mcpgenReflectRegistry().Server(impl, nil), toolName)))
+	b.Run("stack=mcpgen-reflect", sdk(sdkHandler(mounted(mcpgenReflectRegistry()), toolName)))
 	b.Run("stack=mcpgen-call", func(b *testing.B) {
 		r := mcpgenRegistry()
 		b.ReportAllocs()

@@ -125,6 +125,15 @@ func mcpgenServer() *mcp.Server {
 	return mcpgenRegistry().Server(impl, nil)
 }
 
+// mounted is a go-sdk server holding r's tools through Mount, so that
+// sdkHandler finds the handler a Registry.Server server reaches from its
+// middleware.
+func mounted(r *mcptool.Registry) *mcp.Server {
+	s := mcp.NewServer(impl, nil)
+	r.Mount(s)
+	return s
+}
+
 var impl = &mcp.Implementation{Name: "bench", Version: "1.0.0"}
 
 // ---- (2) go-sdk generic mcp.AddTool ----
@@ -391,7 +400,8 @@ func floorServer() *mcp.Server {
 // sdkHandler returns the ToolHandler that s runs for the named tool: for
 // mcp.AddTool, the wrapper go-sdk builds around the typed handler (schema
 // defaults, validation, unmarshalling, output marshalling and validation);
-// for mcpgen, the handler its Mount installs. go-sdk keeps it unexported, so
+// for mcpgen, the handler Mount installs (the one a server built by
+// Registry.Server calls from its middleware). go-sdk keeps it unexported, so
 // it is read with reflect from go-sdk v1.8.0's Server.tools featureSet.
 func sdkHandler(s *mcp.Server, name string) mcp.ToolHandler {
 	tools := reflect.ValueOf(s).Elem().FieldByName("tools")

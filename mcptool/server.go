@@ -15,42 +15,60 @@ import (
 // notifications/tools/list_changed).
 //
 // When opts is nil or sets no Capabilities, the server declares tools (with
-// listChanged) and logging, even while the registry is empty.
+// listChanged) and logging, even while the registry is empty; Capabilities
+// without Tools get them.
 //
-// Building a server does no schema work: the registry's schemas are compiled
-// and marshaled once, at registration. A server that is no longer referenced
-// stops following the registry and is garbage collected, so one server per
-// request (the stateless pattern) does not leak.
+// The server answers tools/list and tools/call from the registry itself
+// (dispatch.go), so building one does no per-tool work, and adding a tool
+// to a served registry costs about what adding it to one that serves
+// nothing does. Tools added to the server with [mcp.Server.AddTool] are
+// listed and called too; a registry tool of the same name wins. A server
+// that is no longer referenced stops following the registry and is garbage
+// collected, so one server per request (the stateless pattern) does not
+// leak.
 func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
 	var o mcp.ServerOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Capabilities == nil {
-		o.Capabilities = &mcp.ServerCapabilities{
-			Tools:   &mcp.ToolCapabilities{ListChanged: true},
-			Logging: &mcp.LoggingCapabilities{},
-		}
+		o.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
 	}
 	o.Capabilities = withTasksCapability(o.Capabilities)
+	if o.Capabilities.Tools == nil {
+		o.Capabilities.Tools = &mcp.ToolCapabilities{ListChanged: true}
+	}
+	if o.PageSize == 0 {
+		o.PageSize = mcp.DefaultPageSize
+	}
 	s := mcp.NewServer(impl, &o)
-	r.Mount(s)
+	d := &dispatcher{reg: r, pageSize: o.PageSize}
+	s.AddReceivingMiddleware(d.middleware)
+	r.mountWith(s, d)
 	noteServed(s, r, impl)
 	return s
 }
 
-// Mount serves the registry's tools on s, and keeps them in sync until the
+// Mount serves the registry's tools on s, a server built without
+// [Registry.Server], next to its own tools, and keeps them in sync until the
 // returned function is called or s is garbage collected. Each tool is added
 // through the low-level [mcp.Server.AddTool] with mcpgen's own decoding,
-// validation and result mapping. A tool of s with the name of a registry tool
-// is replaced.
+// validation and result mapping, so each costs go-sdk's AddTool (it
+// re-marshals the schemas); a server built by Registry.Server does not pay
+// it. A tool of s with the name of a registry tool is replaced.
 func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
 	return r.mount(s).unmount
 }
 
 func (r *Registry) mount(s *mcp.Server) *mount {
 	noteServed(s, r, nil)
-	m := &mount{reg: r, srv: weak.Make(s), served: map[string]*tool{}}
+	return r.mountWith(s, nil)
+}
+
+// mountWith follows the registry on s; with a dispatcher, only the tools
+// go-sdk must hold itself (mirrorsHeaders) are added to s.
+func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
+	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}}
 	_, m.cancel = r.subscribe(m.apply)
 	m.reconcile()
 	r.serveTasks(s)
@@ -76,13 +94,19 @@ func (m *mount) unmount() {
 
 // mount follows one registry on one server.
 type mount struct {
-	reg     *Registry
-	srv     weak.Pointer[mcp.Server]
-	cancel  func()
-	mu      sync.Mutex
-	served  map[string]*tool
-	stopped bool
-	checked int // tools compared with the registry: the work of keeping in sync
+	reg      *Registry
+	srv      weak.Pointer[mcp.Server]
+	dispatch *dispatcher // nil: every tool is added to the server
+	cancel   func()
+	mu       sync.Mutex
+	served   map[string]*tool // the tools added to the server
+	stopped  bool
+	checked  int // tools compared with the registry: the work of keeping in sync
+}
+
+// holds reports whether t goes into the server's own tool set.
+func (m *mount) holds(t *tool) bool {
+	return m.dispatch == nil || mirrorsHeaders(t)
 }
 
 // reconcile makes the server's tools those of the registry. It diffs the
@@ -112,7 +136,7 @@ func (m *mount) reconcile() {
 		srv.RemoveTools(gone...)
 	}
 	for _, t := range set.sorted {
-		if m.served[t.name] != t {
+		if m.served[t.name] != t && m.holds(t) {
 			srv.AddTool(t.def, m.reg.toolHandler(t))
 			m.served[t.name] = t
 		}
@@ -140,10 +164,10 @@ func (m *mount) apply(added []*tool, removed []string) {
 		m.checked++
 		cur, ok := m.reg.lookup(name)
 		switch served := m.served[name]; {
-		case ok && served != cur:
+		case ok && served != cur && m.holds(cur):
 			srv.AddTool(cur.def, m.reg.toolHandler(cur))
 			m.served[name] = cur
-		case !ok && served != nil:
+		case served != nil && (!ok || served != cur):
 			gone = append(gone, name)
 			delete(m.served, name)
 		}
@@ -156,5 +180,8 @@ func (m *mount) apply(added []*tool, removed []string) {
 	}
 	if len(gone) > 0 {
 		srv.RemoveTools(gone...)
+	}
+	if m.dispatch != nil {
+		m.dispatch.changed(srv)
 	}
 }

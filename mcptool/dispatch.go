@@ -1,0 +1,240 @@
+package mcptool
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A server built by Registry.Server answers tools/list and tools/call for
+// the registry's tools from receiving middleware (dispatch), instead of
+// holding a copy of each tool: go-sdk's Server.AddTool re-marshals every
+// schema it is given (~35 KiB and tens of µs per tool), which made adding
+// tools to a served registry cost 15x adding them to one that serves
+// nothing, and building a server cost as much as adding all its tools.
+//
+// Only tools whose input schema mirrors arguments into Mcp-Param headers
+// are also added to go-sdk: its HTTP transport checks those headers against
+// the tool it holds, before any middleware runs. Tools added to the server
+// itself (Server.AddTool) are listed and called as before; a registry tool
+// of the same name wins.
+
+// listChangedTool is the name of the placeholder tool that makes go-sdk
+// send notifications/tools/list_changed (see [dispatcher.changed]).
+const listChangedTool = "io.mcpgen.list-changed"
+
+// dispatcher serves a registry's tools on one server.
+type dispatcher struct {
+	reg      *Registry
+	pageSize int
+	poking   atomic.Bool
+}
+
+// middleware answers tools/list and the registry's tools/call; anything
+// else goes to next.
+func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || call.Params == nil {
+				break
+			}
+			if t, ok := d.reg.lookup(call.Params.Name); ok {
+				return d.call(ctx, t, call)
+			}
+		case "tools/list":
+			if lr, ok := req.(*mcp.ListToolsRequest); ok {
+				return d.list(ctx, lr, next)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// call runs the registry's call path and finishes the result as go-sdk's
+// own tools/call does: content is never null, and a 2026-07-28 client is
+// told whether the result is complete or waits for input.
+func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, error) {
+	res, err := d.reg.toolHandler(t)(ctx, req)
+	if err != nil || res == nil {
+		return res, err
+	}
+	input := res.InputRequests != nil
+	if res.Content == nil && !input {
+		res.Content = []mcp.Content{}
+	}
+	if multiRoundTrip(req.Session) {
+		proto := &completeResult
+		if input {
+			proto = &inputRequiredResult
+		}
+		res = withResultType(res, proto)
+	}
+	return res, nil
+}
+
+// multiRoundTrip reports whether ss speaks 2026-07-28 or later, as go-sdk
+// decides it (a session without initialize parameters is taken to).
+func multiRoundTrip(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	if ip := ss.InitializeParams(); ip != nil {
+		return ip.ProtocolVersion >= modernVersion
+	}
+	return true
+}
+
+// go-sdk keeps a CallToolResult's resultType unexported and sets it only on
+// results of tools it holds. A result decoded from JSON carries it, so one
+// decoded prototype per value is copied into each result.
+var completeResult, inputRequiredResult = prototype("complete"), prototype("input_required")
+
+func prototype(resultType string) mcp.CallToolResult {
+	var r mcp.CallToolResult
+	if err := json.Unmarshal([]byte(`{"content":[],"resultType":"`+resultType+`"}`), &r); err != nil {
+		panic("mcptool: " + err.Error())
+	}
+	r.Content = nil
+	return r
+}
+
+// withResultType returns res with proto's resultType. Every exported field
+// of mcp.CallToolResult is copied (TestWithResultTypeCopiesEveryField fails
+// when go-sdk adds one), and the error set with SetError is kept.
+func withResultType(res, proto *mcp.CallToolResult) *mcp.CallToolResult {
+	out := *proto
+	out.Meta = res.Meta
+	out.Content = res.Content
+	out.StructuredContent = res.StructuredContent
+	out.IsError = res.IsError
+	out.InputRequests = res.InputRequests
+	out.RequestState = res.RequestState
+	if err := res.GetError(); err != nil {
+		out.SetError(err)
+	}
+	return &out
+}
+
+// list answers tools/list: the registry's tools merged by name with the
+// server's own, in pages of the server's page size. go-sdk answers first,
+// without the cursor, for its own tools and for the result's other fields
+// (the cache hint, the result type).
+func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	after, err := "", error(nil)
+	if req.Params != nil && req.Params.Cursor != "" {
+		if after, err = decodeCursor(req.Params.Cursor); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+		}
+	}
+	first := *req
+	first.Params = &mcp.ListToolsParams{}
+	if req.Params != nil {
+		p := *req.Params
+		p.Cursor = ""
+		first.Params = &p
+	}
+	res, err := next(ctx, "tools/list", &first)
+	if err != nil {
+		return res, err
+	}
+	lr, ok := res.(*mcp.ListToolsResult)
+	if !ok {
+		return res, nil
+	}
+	own, err := d.ownTools(ctx, &first, lr, next)
+	if err != nil {
+		return nil, err
+	}
+	set := d.reg.snapshot()
+	ours := set.sorted[sort.Search(len(set.sorted), func(i int) bool { return set.sorted[i].name > after }):]
+	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
+	more := false
+	for len(ours) > 0 || len(own) > 0 {
+		var t *mcp.Tool
+		switch {
+		case len(own) == 0 || len(ours) > 0 && ours[0].name <= own[0].Name:
+			if len(own) > 0 && ours[0].name == own[0].Name {
+				own = own[1:] // the registry's tool wins
+			}
+			t, ours = ours[0].def, ours[1:]
+		default:
+			t, own = own[0], own[1:]
+			if t.Name <= after || set.byName[t.Name] != nil || t.Name == listChangedTool {
+				continue
+			}
+		}
+		if len(page) == d.pageSize {
+			more = true
+			break
+		}
+		page = append(page, t)
+	}
+	lr.Tools, lr.NextCursor = page, ""
+	if more {
+		lr.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(page[len(page)-1].Name))
+	}
+	return lr, nil
+}
+
+// ownTools returns the tools the server holds itself, sorted by name,
+// reading every page of go-sdk's answer (first is its first page).
+func (d *dispatcher) ownTools(ctx context.Context, req *mcp.ListToolsRequest, first *mcp.ListToolsResult, next mcp.MethodHandler) ([]*mcp.Tool, error) {
+	own := first.Tools
+	for cursor := first.NextCursor; cursor != ""; {
+		p := *req.Params
+		p.Cursor = cursor
+		more := *req
+		more.Params = &p
+		res, err := next(ctx, "tools/list", &more)
+		if err != nil {
+			return nil, err
+		}
+		lr, ok := res.(*mcp.ListToolsResult)
+		if !ok {
+			break
+		}
+		own = append(own[:len(own):len(own)], lr.Tools...)
+		cursor = lr.NextCursor
+	}
+	return own, nil
+}
+
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	return string(b), err
+}
+
+// changed tells the server's clients that its tool list changed. go-sdk
+// sends notifications/tools/list_changed only when its own tool set
+// changes, so a placeholder tool goes in and out of it (go-sdk sends one
+// notification for both, after 10 ms, to every session and listen that
+// wants it; tools/list never shows the placeholder). Changes within 10 ms
+// of each other share one; a server without sessions skips it.
+func (d *dispatcher) changed(srv *mcp.Server) {
+	for range srv.Sessions() {
+		if d.poking.Swap(true) {
+			return
+		}
+		time.AfterFunc(notifyDelay, func() {
+			d.poking.Store(false)
+			srv.AddTool(&mcp.Tool{Name: listChangedTool, InputSchema: json.RawMessage(`{"type":"object"}`)}, placeholderHandler)
+			srv.RemoveTools(listChangedTool)
+		})
+		return
+	}
+}
+
+// notifyDelay is how long changes are gathered into one notification.
+const notifyDelay = 10 * time.Millisecond
+
+func placeholderHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + listChangedTool}
+}

@@ -1,0 +1,63 @@
+package mcptool
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestWithResultTypeCopiesEveryField fails when go-sdk adds an exported
+// field to CallToolResult that withResultType does not copy.
+func TestWithResultTypeCopiesEveryField(t *testing.T) {
+	in := &mcp.CallToolResult{}
+	v := reflect.ValueOf(in).Elem()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		// A value that is not the zero value, whatever the field's type.
+		switch fv := v.Field(i); fv.Kind() {
+		case reflect.Bool:
+			fv.SetBool(true)
+		case reflect.String:
+			fv.SetString("x-" + f.Name)
+		case reflect.Slice:
+			fv.Set(reflect.MakeSlice(fv.Type(), 1, 1))
+		case reflect.Map:
+			m := reflect.MakeMap(fv.Type())
+			m.SetMapIndex(reflect.ValueOf("k").Convert(fv.Type().Key()), reflect.Zero(fv.Type().Elem()))
+			fv.Set(m)
+		case reflect.Interface:
+			fv.Set(reflect.ValueOf("structured"))
+		default:
+			t.Fatalf("CallToolResult.%s has kind %s: teach this test (and withResultType) about it", f.Name, fv.Kind())
+		}
+	}
+	in.SetError(errors.New("kept for sending middleware"))
+	for _, proto := range []*mcp.CallToolResult{&completeResult, &inputRequiredResult} {
+		out := withResultType(in, proto)
+		ov := reflect.ValueOf(out).Elem()
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() {
+				assert.Equal(t, v.Field(i).Interface(), ov.Field(i).Interface(), "field %s", f.Name)
+			}
+		}
+		assert.EqualError(t, out.GetError(), "kept for sending middleware")
+		raw, err := json.Marshal(&mcp.CallToolResult{Content: []mcp.Content{}})
+		require.NoError(t, err)
+		assert.NotContains(t, string(raw), "resultType", "a result built here has none")
+		raw, err = json.Marshal(withResultType(&mcp.CallToolResult{Content: []mcp.Content{}}, proto))
+		require.NoError(t, err)
+		want := map[*mcp.CallToolResult]string{&completeResult: `"resultType":"complete"`, &inputRequiredResult: `"resultType":"input_required"`}[proto]
+		assert.True(t, strings.Contains(string(raw), want), "%s has %s", raw, want)
+	}
+	assert.False(t, withResultType(in, &completeResult).NeedsInput())
+	assert.True(t, withResultType(in, &inputRequiredResult).NeedsInput())
+}
