@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/schemaref"
 )
 
 // Audit writes one record per tool call to l: the tool, the session, the
@@ -51,7 +53,7 @@ func redact(s *jsonschema.Schema, args json.RawMessage) any {
 }
 
 func redactValue(root, s *jsonschema.Schema, v any) any {
-	s = resolveRef(root, s)
+	s = schemaref.Typed(root, s)
 	if s == nil {
 		return v
 	}
@@ -80,18 +82,4 @@ func redactValue(root, s *jsonschema.Schema, v any) any {
 		return out
 	}
 	return v
-}
-
-func resolveRef(root, s *jsonschema.Schema) *jsonschema.Schema {
-	if s == nil || s.Ref == "" {
-		return s
-	}
-	if s.Ref == "#" {
-		return root
-	}
-	const prefix = "#/$defs/"
-	if len(s.Ref) > len(prefix) && s.Ref[:len(prefix)] == prefix && root.Definitions != nil {
-		return root.Definitions[s.Ref[len(prefix):]]
-	}
-	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/schemaref"
 )
 
 // catalog describes a registry's tools for documentation: what
@@ -101,14 +103,7 @@ func resolve(root, s map[string]any) map[string]any {
 		if !ok {
 			return s
 		}
-		var target any = root
-		if ref != "#" {
-			for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-				m, _ := target.(map[string]any)
-				target = m[part]
-			}
-		}
-		next, ok := target.(map[string]any)
+		next, ok := schemaref.Lookup(root, ref)
 		if !ok {
 			return s
 		}

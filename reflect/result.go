@@ -10,6 +10,8 @@ import (
 	"reflect"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/schemaref"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,7 +90,7 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		}
 		if s.Ref != "" {
 			// A recursive root: inline its template.
-			s = cloneSchema(resolveRef(&jsonschema.Schema{Definitions: b.defs}, s))
+			s = cloneSchema(schemaref.Typed(&jsonschema.Schema{Definitions: b.defs}, s))
 		}
 		if valueKind(s) != "object" {
 			// 2025-11-25 clients require structuredContent to be an object.

@@ -250,19 +250,3 @@ func mapChildren(s *jsonschema.Schema, f func(*jsonschema.Schema) *jsonschema.Sc
 	}
 	return &c
 }
-
-// resolveRef returns the schema a local $ref of a node below root names
-// ("#", or "#/$defs/name"), s itself when it has no $ref, or nil when the
-// reference leads nowhere.
-func resolveRef(root, s *jsonschema.Schema) *jsonschema.Schema {
-	const prefix = "#/$defs/"
-	switch {
-	case s == nil || s.Ref == "":
-		return s
-	case s.Ref == "#":
-		return root
-	case len(s.Ref) > len(prefix) && s.Ref[:len(prefix)] == prefix:
-		return root.Definitions[s.Ref[len(prefix):]]
-	}
-	return nil
-}

@@ -253,20 +253,3 @@ func TestHasUncompiledEveryKeyword(t *testing.T) {
 		}
 	}
 }
-
-func TestResolveRef(t *testing.T) {
-	d := &jsonschema.Schema{Type: "string"}
-	root := &jsonschema.Schema{Definitions: jsonschema.Definitions{"D": d}}
-	for _, c := range []struct {
-		ref  string
-		want *jsonschema.Schema
-	}{{"#", root}, {"#/$defs/D", d}, {"#/$defs/E", nil}, {"other.json", nil}} {
-		if got := resolveRef(root, &jsonschema.Schema{Ref: c.ref}); got != c.want {
-			t.Errorf("%s: got %v", c.ref, got)
-		}
-	}
-	plain := &jsonschema.Schema{}
-	if resolveRef(root, plain) != plain {
-		t.Error("a node without $ref resolves to itself")
-	}
-}

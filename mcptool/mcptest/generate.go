@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/schemaref"
 )
 
 // The generator derives argument documents from a published inputSchema:
@@ -54,13 +56,7 @@ func (g *generator) resolve(s map[string]any) map[string]any {
 		if !ok {
 			return s
 		}
-		target := any(g.root)
-		for _, tok := range strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:] {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-			m, _ := target.(map[string]any)
-			target = m[tok]
-		}
-		next, ok := target.(map[string]any)
+		next, ok := schemaref.Lookup(g.root, ref)
 		if !ok {
 			return map[string]any{}
 		}

@@ -1,0 +1,67 @@
+package schemaref
+
+import (
+	"testing"
+
+	"github.com/invopop/jsonschema"
+)
+
+func TestTyped(t *testing.T) {
+	node := &jsonschema.Schema{Type: "string"}
+	root := &jsonschema.Schema{Type: "object", Definitions: jsonschema.Definitions{"Node": node}}
+	for _, tc := range []struct {
+		ref  string
+		want *jsonschema.Schema
+	}{
+		{"", nil}, // no $ref: s itself, checked below
+		{"#", root},
+		{"#/$defs/Node", node},
+		{"#/$defs/Missing", nil},
+		{"#/definitions/Node", nil},
+		{"other.json#/$defs/Node", nil},
+	} {
+		s := &jsonschema.Schema{Ref: tc.ref}
+		want := tc.want
+		if tc.ref == "" {
+			want = s
+		}
+		if got := Typed(root, s); got != want {
+			t.Errorf("Typed(%q) = %v, want %v", tc.ref, got, want)
+		}
+	}
+	if Typed(root, nil) != nil {
+		t.Error("Typed(nil) is not nil")
+	}
+}
+
+func TestLookup(t *testing.T) {
+	node := map[string]any{"type": "string"}
+	odd := map[string]any{"type": "integer"}
+	doc := map[string]any{
+		"type":  "object",
+		"$defs": map[string]any{"Node": node, "a/b~c": odd, "notObj": 3.0},
+		"items": []any{node},
+	}
+	for _, tc := range []struct {
+		ref  string
+		want map[string]any
+	}{
+		{"#", doc},
+		{"#/$defs/Node", node},
+		{"#/$defs/a~1b~0c", odd},
+		{"#/$defs/Missing", nil},
+		{"#/$defs/notObj", nil},
+		{"#/items/0", nil}, // arrays are not followed
+		{"#$defs", nil},
+		{"other.json#/$defs/Node", nil},
+	} {
+		got, ok := Lookup(doc, tc.ref)
+		if ok != (tc.want != nil) {
+			t.Errorf("Lookup(%q) ok = %v, want %v", tc.ref, ok, tc.want != nil)
+			continue
+		}
+		if ok && got["type"] != tc.want["type"] {
+			t.Errorf("Lookup(%q) = %v, want %v", tc.ref, got, tc.want)
+		}
+	}
+}
