@@ -134,14 +134,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 		}
 	}
-	first := *req
-	first.Params = &mcp.ListToolsParams{}
-	if req.Params != nil {
-		p := *req.Params
-		p.Cursor = ""
-		first.Params = &p
-	}
-	res, err := next(ctx, "tools/list", &first)
+	res, err := next(ctx, "tools/list", atCursor(req, ""))
 	if err != nil {
 		return res, err
 	}
@@ -149,7 +142,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 	if !ok {
 		return res, nil
 	}
-	own, err := d.ownTools(ctx, &first, lr, next)
+	own, err := d.ownTools(ctx, req, lr, next)
 	if err != nil {
 		return nil, err
 	}
@@ -189,11 +182,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 func (d *dispatcher) ownTools(ctx context.Context, req *mcp.ListToolsRequest, first *mcp.ListToolsResult, next mcp.MethodHandler) ([]*mcp.Tool, error) {
 	own := first.Tools
 	for cursor := first.NextCursor; cursor != ""; {
-		p := *req.Params
-		p.Cursor = cursor
-		more := *req
-		more.Params = &p
-		res, err := next(ctx, "tools/list", &more)
+		res, err := next(ctx, "tools/list", atCursor(req, cursor))
 		if err != nil {
 			return nil, err
 		}
@@ -205,6 +194,18 @@ func (d *dispatcher) ownTools(ctx context.Context, req *mcp.ListToolsRequest, fi
 		cursor = lr.NextCursor
 	}
 	return own, nil
+}
+
+// atCursor returns a copy of req that asks for the page at cursor.
+func atCursor(req *mcp.ListToolsRequest, cursor string) *mcp.ListToolsRequest {
+	r := *req
+	var p mcp.ListToolsParams
+	if req.Params != nil {
+		p = *req.Params
+	}
+	p.Cursor = cursor
+	r.Params = &p
+	return &r
 }
 
 func decodeCursor(c string) (string, error) {
