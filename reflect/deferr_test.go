@@ -199,6 +199,9 @@ type errRequiredIf struct {
 type errUnknownRule struct {
 	S string `json:"s" validate:"bogus"`
 }
+type errMisspeltRule struct {
+	S string `json:"s" validate:"required,mni=3"`
+}
 type errValidateEmpty struct {
 	S string `json:"s" validate:"min=1,,max=2"`
 }
@@ -367,7 +370,9 @@ var defErrCases = []defErrCase{
 	{name: "required_if", typ: tf[errRequiredIf](), field: "Other", tag: `validate:"required_if=Kind x"`,
 		exact: `mcpreflect.errRequiredIf.Other: tag validate:"required_if=Kind x": rule "required_if" is not supported: its meaning depends on validator's zero values, not on whether an argument was sent; check it in the tool body`},
 	{name: "unknown validator rule", typ: tf[errUnknownRule](), field: "S", tag: `validate:"bogus"`,
-		msg: `rule "bogus": Undefined validation function 'bogus'`},
+		exact: `mcpreflect.errUnknownRule.S: tag validate:"bogus": rule "bogus": validator has no rule "bogus"`},
+	{name: "misspelt validator rule", typ: tf[errMisspeltRule](), field: "S", tag: `validate:"required,mni=3"`,
+		exact: `mcpreflect.errMisspeltRule.S: tag validate:"required,mni=3": rule "mni=3": validator has no rule "mni" (did you mean "min"?)`},
 	{name: "validate empty rule", typ: tf[errValidateEmpty](), field: "S", tag: `validate:"min=1,,max=2"`, msg: "empty rule"},
 	{name: "keys before dive", typ: tf[errValidateKeysFirst](), field: "M", tag: `validate:"keys,min=1,endkeys"`, msg: "keys must come straight after dive"},
 	{name: "endkeys without keys", typ: tf[errValidateEndkeys](), field: "M", tag: `validate:"dive,endkeys"`, msg: "endkeys without keys"},
@@ -614,7 +619,7 @@ func TestDefinitionErrorsAllReported(t *testing.T) {
 		`mcpreflect.errMany.Two: tag validate:"min=1,,": empty rule`,
 		`mcpreflect.errMany.Count: tag jsonschema:"minimum=x": minimum=x: not a number`,
 		`mcpreflect.errManyInner.Deep: tag jsonschema:"maxLenght=3": unknown key "maxLenght" (did you mean "maxLength"?)`,
-		`mcpreflect.errMany.Word: tag validate:"bogus": rule "bogus": Undefined validation function 'bogus' on field ''`,
+		`mcpreflect.errMany.Word: tag validate:"bogus": rule "bogus": validator has no rule "bogus"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))

@@ -357,10 +357,31 @@ func checkValidatorRule(t reflect.Type, rule string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rule %q: %v", rule, r)
+			msg := fmt.Sprint(r)
+			if name, ok := strings.CutPrefix(msg, "Undefined validation function '"); ok {
+				name, _, _ = strings.Cut(name, "'")
+				err = fmt.Errorf("rule %q: validator has no rule %q", rule, name)
+				if s := suggest(name, commonRules); s != "" {
+					err = fmt.Errorf("%w (did you mean %q?)", err, s)
+				}
+			}
 		}
 	}()
 	_ = validate().Var(reflect.Zero(t).Interface(), rule)
 	return nil
+}
+
+// commonRules are the validator rules a misspelt rule is compared with for
+// a suggestion: those mcpgen mirrors into the schema and the most used
+// others (validator does not list its rules).
+var commonRules = []string{
+	"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys",
+	"min", "max", "len", "eq", "ne", "gt", "gte", "lt", "lte", "oneof", "unique",
+	"email", "url", "uri", "uuid", "hostname", "hostname_rfc1123", "ip", "ipv4", "ipv6", "cidr", "mac",
+	"datetime", "alpha", "alphanum", "alphaunicode", "numeric", "number", "boolean", "hexadecimal",
+	"contains", "containsany", "excludes", "excludesall", "startswith", "endswith",
+	"lowercase", "uppercase", "ascii", "printascii", "base64", "json", "jwt", "e164", "semver",
+	"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield",
 }
 
 // changedKeywords lists the validation keywords that differ between a and b.
