@@ -97,6 +97,8 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 }
 
 // Elicit asks the user for input through the client, under key. See [Ask].
+// The answer's Content is go-sdk's decoding of what the client sent: its
+// numbers are float64s.
 func Elicit(ctx context.Context, key string, params *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	out, err := Ask(ctx, mcp.InputRequestMap{key: params})
 	if err != nil {
