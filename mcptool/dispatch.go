@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -63,8 +64,11 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // told whether the result is complete or waits for input.
 func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, error) {
 	res, err := d.reg.toolHandler(t)(ctx, req)
-	if err != nil || res == nil {
-		return res, err
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return res, nil // as go-sdk's own tools/call would send it
 	}
 	input := res.InputRequests != nil
 	if res.Content == nil && !input {
@@ -237,5 +241,5 @@ func (d *dispatcher) changed(srv *mcp.Server) {
 const notifyDelay = 10 * time.Millisecond
 
 func placeholderHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + listChangedTool}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", listChangedTool)}
 }
