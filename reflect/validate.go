@@ -3,7 +3,9 @@ package mcpreflect
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -361,7 +363,7 @@ func checkValidatorRule(t reflect.Type, rule string) (err error) {
 			if name, ok := strings.CutPrefix(msg, "Undefined validation function '"); ok {
 				name, _, _ = strings.Cut(name, "'")
 				err = fmt.Errorf("rule %q: validator has no rule %q", rule, name)
-				if s := suggest(name, commonRules); s != "" {
+				if s := suggest(name, knownRules()); s != "" {
 					err = fmt.Errorf("%w (did you mean %q?)", err, s)
 				}
 			}
@@ -371,17 +373,25 @@ func checkValidatorRule(t reflect.Type, rule string) (err error) {
 	return nil
 }
 
-// commonRules are the validator rules a misspelt rule is compared with for
-// a suggestion: those mcpgen mirrors into the schema and the most used
-// others (validator does not list its rules).
-var commonRules = []string{
-	"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys",
-	"min", "max", "len", "eq", "ne", "gt", "gte", "lt", "lte", "oneof", "unique",
-	"email", "url", "uri", "uuid", "hostname", "hostname_rfc1123", "ip", "ipv4", "ipv6", "cidr", "mac",
-	"datetime", "alpha", "alphanum", "alphaunicode", "numeric", "number", "boolean", "hexadecimal",
-	"contains", "containsany", "excludes", "excludesall", "startswith", "endswith",
-	"lowercase", "uppercase", "ascii", "printascii", "base64", "json", "jwt", "e164", "semver",
-	"eqfield", "nefield", "gtfield", "gtefield", "ltfield", "ltefield",
+// knownRules are the validator rules a misspelt rule is compared with for
+// a suggestion (validator does not list its rules): those this file names
+// in its tables, and the most used others.
+func knownRules() []string {
+	rules := []string{
+		"required", "omitempty", "omitnil", "omitzero", "dive", "keys", "endkeys",
+		"min", "max", "len", "eq", "ne", "gt", "gte", "lt", "lte", "oneof", "unique", "datetime", "hostname",
+		"ip", "cidr", "mac", "alpha", "alphanum", "alphaunicode", "numeric", "number", "boolean", "hexadecimal",
+		"contains", "containsany", "excludes", "excludesall", "startswith", "endswith",
+		"lowercase", "uppercase", "ascii", "printascii", "base64", "json", "jwt", "e164", "semver",
+	}
+	// A tie in distance goes to the earlier rule: the list above first, in
+	// its order, then the tables' rules, sorted.
+	var tables []string
+	tables = slices.AppendSeq(tables, maps.Keys(crossRules))
+	tables = slices.AppendSeq(tables, maps.Keys(formatRules))
+	tables = slices.AppendSeq(tables, maps.Keys(unsupportedRules))
+	slices.Sort(tables)
+	return append(rules, tables...)
 }
 
 // changedKeywords lists the validation keywords that differ between a and b.
