@@ -90,23 +90,30 @@ func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage
 	return r.respond(cs, r.run(ctx, cs, args))
 }
 
-// toolHandler serves a registry tool on go-sdk's low-level handler. It
-// never returns (nil, nil), and it never lets a panic reach go-sdk.
+// toolHandler serves a registry tool on go-sdk's low-level handler, for a
+// server that holds the tool (Mount).
 func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		cs, err := r.newCallState(t, req)
-		if err != nil {
-			return nil, err
-		}
-		if run := runFrom(ctx); run != nil { // the call may become a task (task.go)
-			cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
-		}
-		res, err := r.respond(cs, r.run(ctx, cs, req.Params.Arguments))
-		if e := (*Error)(nil); errors.As(err, &e) {
-			return nil, e.JSONRPC()
-		}
-		return res, err
+		return r.serveCall(ctx, t, req)
 	}
+}
+
+// serveCall answers a go-sdk tools/call of t: through toolHandler, or from
+// the middleware of a server built by Registry.Server (dispatch.go). It
+// never returns (nil, nil), and it never lets a panic reach go-sdk.
+func (r *Registry) serveCall(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	cs, err := r.newCallState(t, req)
+	if err != nil {
+		return nil, err
+	}
+	if run := runFrom(ctx); run != nil { // the call may become a task (task.go)
+		cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
+	}
+	res, err := r.respond(cs, r.run(ctx, cs, req.Params.Arguments))
+	if e := (*Error)(nil); errors.As(err, &e) {
+		return nil, e.JSONRPC()
+	}
+	return res, err
 }
 
 // respond maps an outcome to what a transport sends: a result or a protocol

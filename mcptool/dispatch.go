@@ -60,21 +60,19 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // call runs the registry's call path and finishes the result as go-sdk's
-// own tools/call does: content is never null, and a 2026-07-28 client is
-// told whether the result is complete or waits for input.
+// own tools/call does: content is never null, and a client on the
+// 2026-07-28 wire (isModern, as respond decides input requests) is told
+// whether the result is complete or waits for input.
 func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, error) {
-	res, err := d.reg.toolHandler(t)(ctx, req)
+	res, err := d.reg.serveCall(ctx, t, req)
 	if err != nil {
 		return nil, err
-	}
-	if res == nil {
-		return res, nil // as go-sdk's own tools/call would send it
 	}
 	input := res.InputRequests != nil
 	if res.Content == nil && !input {
 		res.Content = []mcp.Content{}
 	}
-	if multiRoundTrip(req.Session) {
+	if isModern(req) {
 		proto := &completeResult
 		if input {
 			proto = &inputRequiredResult
@@ -82,18 +80,6 @@ func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest
 		res = withResultType(res, proto)
 	}
 	return res, nil
-}
-
-// multiRoundTrip reports whether ss speaks 2026-07-28 or later, as go-sdk
-// decides it (a session without initialize parameters is taken to).
-func multiRoundTrip(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return false
-	}
-	if ip := ss.InitializeParams(); ip != nil {
-		return ip.ProtocolVersion >= modernVersion
-	}
-	return true
 }
 
 // go-sdk keeps a CallToolResult's resultType unexported and sets it only on
