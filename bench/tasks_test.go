@@ -71,7 +71,7 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		tb.Cleanup(func() { ss.Close() })
 		ct = c
 	} else {
-		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv))
 		tb.Cleanup(ts.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}
 	}

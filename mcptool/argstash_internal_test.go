@@ -46,7 +46,7 @@ func TestLargeArgumentsSetAside(t *testing.T) {
 	must(Add(reg, "header", func(_ context.Context, in headerIn) (string, error) {
 		return fmt.Sprintf("%s %d", in.Region, len(in.S)), nil
 	}, Description("Mirrors region.")))
-	hs := httptest.NewServer(NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil), &HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil), Stateless()))
 	defer hs.Close()
 
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},` +

@@ -9,10 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -691,8 +689,8 @@ func ExampleNewHTTPHandler() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 
-	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(srv, nil)).
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(srv)).
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -709,70 +707,6 @@ func ExampleNewHTTPHandler() {
 	// Output:
 	// hello over 2025-11-25, session id: true, Mcp-Protocol-Version header: "2025-11-25"
 	// hello over 2026-07-28, session id: false, Mcp-Protocol-Version header: "2026-07-28"
-}
-
-// HTTPOptions.Stateless serves 2025-era clients without sessions too, as
-// 2026-07-28 clients always are: any replica can answer any request, but the
-// server can no longer send requests to a 2025-era client, so Elicit, Sample,
-// ListRoots and Ask return ErrInputUnsupported to them.
-func ExampleHTTPOptions() {
-	reg := mcptool.NewRegistry()
-	_ = reg.Add("confirm", func(ctx context.Context) (string, error) {
-		_, err := mcptool.Elicit(ctx, "ok", &mcp.ElicitParams{Message: "Go ahead?"})
-		return fmt.Sprintf("session id: %v, can elicit: %v",
-			mcptool.Session(ctx).ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
-	})
-	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
-	defer hs.Close()
-
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "accept"}, nil
-		},
-	})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer cs.Close()
-	fmt.Println(exampleServeText(cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm"})))
-	// Output:
-	// session id: false, can elicit: false
-}
-
-// HTTPOptions.TrustedOrigins lists the browser origins allowed to call the
-// server cross-origin, say a web app on another host; other cross-origin
-// browser requests get 403 Forbidden. Non-browser clients, which send no
-// Origin or Sec-Fetch-Site header, are not affected.
-func ExampleHTTPOptions_trustedOrigins() {
-	reg := mcptool.NewRegistry()
-	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{
-		TrustedOrigins: []string{"https://app.example.com"},
-	}))
-	defer hs.Close()
-
-	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-	for _, origin := range []string{"https://app.example.com", "https://evil.example"} {
-		req, _ := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(ping))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Origin", origin)
-		req.Header.Set("Sec-Fetch-Site", "cross-site") // as a browser sends it
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		_ = resp.Body.Close()
-		fmt.Printf("%s: %s\n", origin, resp.Status)
-	}
-	// Output:
-	// https://app.example.com: 200 OK
-	// https://evil.example: 403 Forbidden
 }
 
 // exampleServeConsolePeer is a Peer that prints what a tool sends to the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
 	"os"
@@ -17,115 +16,48 @@ import (
 	syncsem "golang.org/x/sync/semaphore"
 )
 
-// HTTPOptions configure [NewHTTPHandler]. The zero value serves both protocol
-// eras with DNS-rebinding and cross-origin protection on.
-type HTTPOptions struct {
-	// Stateless serves every request without a session. 2026-07-28 clients
-	// are always served statelessly; with Stateless set, 2025-era clients are
-	// too, and then cannot be sent requests (sampling, elicitation, roots)
-	// or notifications outside a request.
-	Stateless bool
-	// TrustedOrigins are the browser origins (scheme://host[:port]) allowed
-	// to make cross-origin requests. Others get 403.
-	TrustedOrigins []string
-	// SessionTimeout closes 2025-era sessions idle this long. Default 30
-	// minutes; negative means never.
-	SessionTimeout time.Duration
-	// Logger receives the transport's own logs. Default: none.
-	Logger *slog.Logger
-	// MaxRequestBodyBytes bounds a request body. Default 4 MiB.
-	MaxRequestBodyBytes int64
-	// EventStore keeps the events of 2025-era streams, so a client resumes
-	// a dropped stream with Last-Event-ID. Default: in memory. Replicas use
-	// a shared one (adapters/redis).
-	EventStore mcp.EventStore
-	// MaxSessions caps the 2025-era sessions kept at once. Opening one more
-	// closes the session idle longest: its calls in flight are cancelled and
-	// its client gets 404 and initializes again. Default 1024; negative
-	// means no cap.
-	MaxSessions int
-	// MaxBodyBytesInFlight bounds the request body bytes being served at
-	// once, across all requests. A body is counted from before it is read
-	// until its request is answered (a body of unknown length counts as
-	// MaxRequestBodyBytes; one of at most 64 KiB with a Content-Length is
-	// not counted, so small calls never queue behind large ones). A request
-	// that does not fit waits up to BodyReadTimeout, then gets 503 with
-	// Retry-After. Default 8 × MaxRequestBodyBytes (32 MiB; 32 MiB too when
-	// bodies are unbounded); negative means no bound.
-	MaxBodyBytesInFlight int64
-	// BodyReadTimeout bounds how long a request body may take to arrive;
-	// a slower one gets 408. It is enforced with the connection's read
-	// deadline (http.ResponseController), so the http.Server needs no
-	// ReadTimeout, which would also end long calls and streams. Default 30
-	// seconds; negative means none.
-	BodyReadTimeout time.Duration
-}
-
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
 // endpoint. Requests of the 2026-07-28 revision are served statelessly, as
 // that revision requires; 2025-era clients get sessions (unless
-// opts.Stateless), so tools can elicit and sample through them. Requests
-// whose Host is not loopback are refused when the server listens on
-// loopback (DNS-rebinding protection), and cross-origin browser requests are
-// refused unless their origin is trusted.
+// [Stateless]), so tools can elicit and sample through them. Requests whose
+// Host is not loopback are refused when the server listens on loopback
+// (DNS-rebinding protection), and cross-origin browser requests are refused
+// unless their origin is trusted ([TrustedOrigins]).
 //
 // The handler bounds what a client can hold: each body must arrive within
-// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight,
-// and the 2025-era sessions within MaxSessions. A call's context is
-// cancelled when its client goes away: when the HTTP request carrying it
-// ends early (the connection dropped) or its session is deleted or evicted.
-// The http.Server serving it should set ReadHeaderTimeout and IdleTimeout,
-// but no ReadTimeout or WriteTimeout shorter than the longest call (they
-// would cut calls and event streams short); see the README's Serving section.
-func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
-	var o HTTPOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.SessionTimeout == 0 {
-		o.SessionTimeout = 30 * time.Minute
-	} else if o.SessionTimeout < 0 {
-		o.SessionTimeout = 0
-	}
-	if o.MaxRequestBodyBytes == 0 {
-		o.MaxRequestBodyBytes = mcp.DefaultMaxRequestBodyBytes
-	}
-	if o.EventStore == nil {
-		o.EventStore = mcp.NewMemoryEventStore(nil)
-	}
-	if o.MaxSessions == 0 {
-		o.MaxSessions = 1024
-	}
-	if o.MaxBodyBytesInFlight == 0 {
-		o.MaxBodyBytesInFlight = 8 * o.MaxRequestBodyBytes
-		if o.MaxRequestBodyBytes < 0 {
-			o.MaxBodyBytesInFlight = 8 * mcp.DefaultMaxRequestBodyBytes
-		}
-	}
-	if o.BodyReadTimeout == 0 {
-		o.BodyReadTimeout = 30 * time.Second
-	}
+// [BodyReadTimeout], the bodies served at once within
+// [MaxBodyBytesInFlight], and the 2025-era sessions within [MaxSessions]. A
+// call's context is cancelled when its client goes away: when the HTTP
+// request carrying it ends early (the connection dropped) or its session is
+// deleted or evicted. The http.Server serving it should set
+// ReadHeaderTimeout and IdleTimeout, but no ReadTimeout or WriteTimeout
+// shorter than the longest call (they would cut calls and event streams
+// short); see the README's Serving section.
+//
+// Options apply in order; of two that set the same thing, the later wins.
+func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
+	o := newHTTPConfig(opts)
 	get := func(*http.Request) *mcp.Server { return srv }
 	h := &httpHandler{o: o, srv: srv, sessions: map[string]*sessionUse{}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
-		Logger:                       o.Logger,
-		MaxRequestBodyBytes:          o.MaxRequestBodyBytes,
+		Logger:                       o.logger,
+		MaxRequestBodyBytes:          o.maxRequestBodyBytes,
 		PropagateRequestCancellation: true,
 	})
-	if !o.Stateless {
+	if !o.stateless {
 		h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-			Logger:              o.Logger,
-			SessionTimeout:      o.SessionTimeout,
-			MaxRequestBodyBytes: o.MaxRequestBodyBytes,
-			EventStore:          o.EventStore,
+			Logger:              o.logger,
+			SessionTimeout:      o.sessionTimeout,
+			MaxRequestBodyBytes: o.maxRequestBodyBytes,
+			EventStore:          o.eventStore,
 		})
 	}
-	if o.MaxBodyBytesInFlight > 0 {
-		h.bodies = syncsem.NewWeighted(o.MaxBodyBytesInFlight)
+	if o.maxBodyBytesInFlight > 0 {
+		h.bodies = syncsem.NewWeighted(o.maxBodyBytesInFlight)
 	}
 	cop := http.NewCrossOriginProtection()
-	for _, origin := range o.TrustedOrigins {
+	for _, origin := range o.trustedOrigins {
 		if err := cop.AddTrustedOrigin(origin); err != nil {
 			panic("mcptool: TrustedOrigins: " + err.Error())
 		}
@@ -145,10 +77,10 @@ const uncountedBody = 64 << 10
 // session the notifications/cancelled its client would have sent, and to
 // evict a session it deletes it.
 type httpHandler struct {
-	o         HTTPOptions
+	o         httpConfig
 	srv       *mcp.Server
 	stateless http.Handler
-	stateful  http.Handler // nil when o.Stateless
+	stateful  http.Handler // nil when o.stateless
 	bodies    *syncsem.Weighted
 
 	mu       sync.Mutex
@@ -232,7 +164,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // admit counts r's body against MaxBodyBytesInFlight, waiting up to
 // BodyReadTimeout for room. It answers r itself when it returns false.
 func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	if r.ContentLength > h.o.MaxRequestBodyBytes && h.o.MaxRequestBodyBytes > 0 {
+	if r.ContentLength > h.o.maxRequestBodyBytes && h.o.maxRequestBodyBytes > 0 {
 		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 		return nil, false
 	}
@@ -241,15 +173,15 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request) (release fun
 		return func() {}, true
 	}
 	if n < 0 {
-		n = h.o.MaxRequestBodyBytes
+		n = h.o.maxRequestBodyBytes
 	}
-	if n <= 0 || n > h.o.MaxBodyBytesInFlight {
-		n = h.o.MaxBodyBytesInFlight // a body never waits for more room than there is
+	if n <= 0 || n > h.o.maxBodyBytesInFlight {
+		n = h.o.maxBodyBytesInFlight // a body never waits for more room than there is
 	}
 	ctx := r.Context()
-	if h.o.BodyReadTimeout > 0 {
+	if h.o.bodyReadTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.o.BodyReadTimeout)
+		ctx, cancel = context.WithTimeout(ctx, h.o.bodyReadTimeout)
 		defer cancel()
 	}
 	if err := h.bodies.Acquire(ctx, n); err != nil {
@@ -264,15 +196,15 @@ func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request) (release fun
 // MaxRequestBodyBytes. It answers r itself when it returns false.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	var clear func()
-	if h.o.BodyReadTimeout > 0 {
+	if h.o.bodyReadTimeout > 0 {
 		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(h.o.BodyReadTimeout)) == nil {
+		if rc.SetReadDeadline(time.Now().Add(h.o.bodyReadTimeout)) == nil {
 			clear = func() { _ = rc.SetReadDeadline(time.Time{}) }
 		}
 	}
 	rd := io.Reader(r.Body)
-	if h.o.MaxRequestBodyBytes > 0 {
-		rd = http.MaxBytesReader(w, r.Body, h.o.MaxRequestBodyBytes)
+	if h.o.maxRequestBodyBytes > 0 {
+		rd = http.MaxBytesReader(w, r.Body, h.o.maxRequestBodyBytes)
 	}
 	var body []byte
 	var err error
@@ -381,6 +313,14 @@ func isKnownVersion(v string) bool {
 // serveSession serves a request of session id, and cancels the calls it
 // carried if its client went away before they were answered.
 func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls []string) {
+	if r.Method != http.MethodPost {
+		// A standalone stream (GET) is held open for the session's life:
+		// it is no activity, as for go-sdk's SessionTimeout, or every
+		// session of a client that listens would look busy and MaxSessions
+		// would evict the newest instead of the idlest.
+		h.stateful.ServeHTTP(w, r)
+		return
+	}
 	h.mu.Lock()
 	s := h.sessions[id]
 	if s != nil {
@@ -417,7 +357,7 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 func (h *httpHandler) opened(id string, r *http.Request) {
 	h.mu.Lock()
 	now := time.Now()
-	if t := h.o.SessionTimeout; t > 0 {
+	if t := h.o.sessionTimeout; t > 0 {
 		for sid, s := range h.sessions {
 			if s.active == 0 && !s.evict && now.Sub(s.last) > t {
 				delete(h.sessions, sid) // go-sdk closed it
@@ -427,8 +367,8 @@ func (h *httpHandler) opened(id string, r *http.Request) {
 	h.sessions[id] = &sessionUse{last: now, calls: map[string]int{}, req: r}
 	var victims []*sessionUse
 	var ids []string
-	if h.o.MaxSessions > 0 {
-		for len(h.sessions)-h.evicting() > h.o.MaxSessions {
+	if h.o.maxSessions > 0 {
+		for len(h.sessions)-h.evicting() > h.o.maxSessions {
 			v := h.idlest()
 			h.sessions[v].evict = true
 			victims, ids = append(victims, h.sessions[v]), append(ids, v)

@@ -118,7 +118,7 @@ const blockCall = `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"n
 // calls in flight within 1 s.
 func TestHTTPCallCancelledOnDelete(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	go s.post(blockCall)
@@ -139,7 +139,7 @@ func TestHTTPCallCancelledOnDelete(t *testing.T) {
 // the session goes on serving.
 func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 
@@ -165,7 +165,7 @@ func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 func TestHTTPSessionCap(t *testing.T) {
 	const limit, extra = 16, 48
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
 	defer hs.Close()
 	countSessions := func() int {
 		n := 0
@@ -203,6 +203,40 @@ func TestHTTPSessionCap(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, sessions[1].post(ping), "the idlest session was evicted")
 	for i, s := range sessions[len(sessions)-limit+1:] {
 		assert.Equal(t, http.StatusOK, s.post(ping), "recent session %d", i)
+	}
+}
+
+// TestHTTPSessionCapListeningClients: go-sdk clients hold a standalone GET
+// stream open for their session's life. That stream is no activity: at the
+// cap, opening a session evicts the one idle longest, not the new one.
+func TestHTTPSessionCapListeningClients(t *testing.T) {
+	const limit = 3
+	reg := mcptool.NewRegistry(mcptool.NoDescription())
+	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
+	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
+	defer hs.Close()
+	ctx := context.Background()
+	call := func(cs *mcp.ClientSession) error {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
+		return err
+	}
+	var clients []*mcp.ClientSession
+	for i := range 2 * limit {
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		require.NoError(t, err, "client %d could not connect: the new session was evicted", i)
+		defer cs.Close()
+		require.NoError(t, call(cs), "client %d", i)
+		clients = append(clients, cs)
+	}
+	for i, cs := range clients {
+		if i < limit {
+			// Eviction runs in the background.
+			assert.Eventually(t, func() bool { return call(cs) != nil }, 5*time.Second, 10*time.Millisecond, "client %d kept its session", i)
+		} else {
+			assert.NoError(t, call(cs), "client %d lost its session", i)
+		}
 	}
 }
 
@@ -268,7 +302,7 @@ func TestHTTPBodyMemory(t *testing.T) {
 	}
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
-			ours := measure(mcptool.NewHTTPHandler(srv, nil), era)
+			ours := measure(mcptool.NewHTTPHandler(srv), era)
 			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
@@ -308,7 +342,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
 	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil),
-		&mcptool.HTTPOptions{MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 2 * time.Second}))
+		mcptool.MaxBodyBytesInFlight(2*size+4096), mcptool.BodyReadTimeout(2*time.Second)))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 
@@ -353,7 +387,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 // BodyReadTimeout with 408, and its goroutine is released.
 func TestHTTPBodyTrickle(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.BodyReadTimeout(300*time.Millisecond)))
 	defer hs.Close()
 	runtime.GC()
 	base := runtime.NumGoroutine()

@@ -166,11 +166,21 @@ func PlanCache(c *mcpreflect.Cache) RegistryOption {
 	return registryOption(func(cfg *registryConfig) { cfg.cache = c })
 }
 
-// Logger sets the logger the registry reports internal errors and panics to
-// (with the reference ID the model sees). The default is slog.Default().
-func Logger(l *slog.Logger) RegistryOption {
-	return registryOption(func(c *registryConfig) { c.logger = l })
+// Logger sets where mcpgen's own logs go. On a registry: the internal errors
+// and panics of its tools, with the reference ID the model sees; default
+// slog.Default(). On [NewHTTPHandler]: the transport's warnings (an event it
+// could not store or write); default none.
+func Logger(l *slog.Logger) interface {
+	RegistryOption
+	HTTPOption
+} {
+	return loggerOption{l}
 }
+
+type loggerOption struct{ l *slog.Logger }
+
+func (o loggerOption) applyRegistry(c *registryConfig) { c.logger = o.l }
+func (o loggerOption) applyHTTP(c *httpConfig)         { c.logger = o.l }
 
 // toolAnnotations publishes hints as MCP tool annotations, with every hint
 // spelled out at its effective value so clients need not know the defaults.

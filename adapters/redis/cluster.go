@@ -158,11 +158,13 @@ func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 	}
 }
 
-// HTTPOptions returns o with the Redis event store set, for
-// mcptool.NewHTTPHandler.
-func (c *Cluster) HTTPOptions(o mcptool.HTTPOptions) *mcptool.HTTPOptions {
-	o.EventStore = c.events
-	return &o
+// HTTPOptions returns the options that make mcptool.NewHTTPHandler keep
+// 2025-era stream events in Redis, so a client resumes its stream on any
+// replica. Add your own after them:
+//
+//	mcptool.NewHTTPHandler(srv, append(cl.HTTPOptions(), mcptool.Stateless())...)
+func (c *Cluster) HTTPOptions() []mcptool.HTTPOption {
+	return []mcptool.HTTPOption{mcptool.EventStore(c.events)}
 }
 
 // Ping reports whether Redis answers: for readiness checks.

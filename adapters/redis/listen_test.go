@@ -37,7 +37,7 @@ func taskReplica(t *testing.T, c interface {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "replica", Version: "1"}, nil),
-		&mcptool.HTTPOptions{Stateless: true}))
+		mcptool.Stateless()))
 	t.Cleanup(hs.Close)
 	return hs.URL
 }

@@ -269,11 +269,14 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		return err
 	}
 	mux := http.NewServeMux()
-	hopts := &mcptool.HTTPOptions{Stateless: cfg.stateless, Logger: logger, BodyReadTimeout: cfg.bodyWait}
-	if a.cluster != nil {
-		hopts = a.cluster.HTTPOptions(*hopts)
+	hopts := []mcptool.HTTPOption{mcptool.Logger(logger), mcptool.BodyReadTimeout(cfg.bodyWait)}
+	if cfg.stateless {
+		hopts = append(hopts, mcptool.Stateless())
 	}
-	mux.Handle("/mcp", mcptool.NewHTTPHandler(a.srv, hopts))
+	if a.cluster != nil {
+		hopts = append(hopts, a.cluster.HTTPOptions()...)
+	}
+	mux.Handle("/mcp", mcptool.NewHTTPHandler(a.srv, hopts...))
 	// For load balancers' health checks: the process serves. It does not
 	// check Redis, which all replicas share: a Redis outage would take
 	// every replica out, where calls that do not need Redis still work.

@@ -1,0 +1,177 @@
+package mcptool
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOption configures [NewHTTPHandler]. With none, the handler serves both
+// protocol eras with DNS-rebinding and cross-origin protection on, and the
+// defaults of the table in docs/architecture.md.
+type HTTPOption interface {
+	applyHTTP(*httpConfig)
+}
+
+// httpConfig is what the HTTP options set; a zero field keeps the default.
+type httpConfig struct {
+	stateless            bool
+	trustedOrigins       []string
+	sessionTimeout       time.Duration
+	logger               *slog.Logger
+	maxRequestBodyBytes  int64
+	eventStore           mcp.EventStore
+	maxSessions          int
+	maxBodyBytesInFlight int64
+	bodyReadTimeout      time.Duration
+}
+
+type httpOption func(*httpConfig)
+
+func (f httpOption) applyHTTP(c *httpConfig) { f(c) }
+
+// Stateless serves every request without a session. 2026-07-28 clients are
+// always served statelessly; with Stateless, 2025-era clients are too, and
+// then cannot be sent requests (sampling, elicitation, roots) or
+// notifications outside a request: any replica can answer any request.
+func Stateless() HTTPOption {
+	return httpOption(func(c *httpConfig) { c.stateless = true })
+}
+
+// TrustedOrigins adds browser origins (scheme://host[:port]) allowed to make
+// cross-origin requests; others get 403. NewHTTPHandler panics on an origin
+// that is not of that form.
+func TrustedOrigins(origins ...string) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.trustedOrigins = append(c.trustedOrigins, origins...) })
+}
+
+// SessionTimeout closes 2025-era sessions idle for d. Default 30 minutes;
+// negative means never.
+func SessionTimeout(d time.Duration) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.sessionTimeout = d })
+}
+
+// MaxSessions caps the 2025-era sessions kept at once. Opening one more
+// closes the session idle longest: its calls in flight are cancelled and its
+// client gets 404 and initializes again. Default 1024; negative means no cap.
+func MaxSessions(n int) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.maxSessions = n })
+}
+
+// EventStore keeps the events of 2025-era streams, so that a client resumes
+// a dropped stream with Last-Event-ID. Default: in memory, per handler.
+// Replicas share one (adapters/redis).
+func EventStore(s mcp.EventStore) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.eventStore = s })
+}
+
+// MaxRequestBodyBytes bounds a request body; a larger one gets 413.
+// Default 4 MiB; negative means no bound.
+func MaxRequestBodyBytes(n int64) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.maxRequestBodyBytes = n })
+}
+
+// MaxBodyBytesInFlight bounds the request body bytes being served at once,
+// across all requests. A body is counted from before it is read until its
+// request is answered (a body of unknown length counts as
+// MaxRequestBodyBytes; one of at most 64 KiB with a Content-Length is not
+// counted, so small calls never queue behind large ones). A request that
+// does not fit waits up to BodyReadTimeout, then gets 503 with Retry-After.
+// Default 8 × MaxRequestBodyBytes (32 MiB; 32 MiB too when bodies are
+// unbounded); negative means no bound.
+func MaxBodyBytesInFlight(n int64) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.maxBodyBytesInFlight = n })
+}
+
+// BodyReadTimeout bounds how long a request body may take to arrive; a
+// slower one gets 408. It is enforced with the connection's read deadline
+// (http.ResponseController), so the http.Server needs no ReadTimeout, which
+// would also end long calls and streams. Default 30 seconds; negative means
+// none.
+func BodyReadTimeout(d time.Duration) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.bodyReadTimeout = d })
+}
+
+// newHTTPConfig applies opts in order (a later option wins) and fills in
+// the defaults.
+func newHTTPConfig(opts []HTTPOption) httpConfig {
+	var c httpConfig
+	for _, o := range opts {
+		if o != nil {
+			o.applyHTTP(&c)
+		}
+	}
+	if c.sessionTimeout == 0 {
+		c.sessionTimeout = 30 * time.Minute
+	} else if c.sessionTimeout < 0 {
+		c.sessionTimeout = 0
+	}
+	if c.maxRequestBodyBytes == 0 {
+		c.maxRequestBodyBytes = mcp.DefaultMaxRequestBodyBytes
+	}
+	if c.eventStore == nil {
+		c.eventStore = mcp.NewMemoryEventStore(nil)
+	}
+	if c.maxSessions == 0 {
+		c.maxSessions = 1024
+	}
+	if c.maxBodyBytesInFlight == 0 {
+		c.maxBodyBytesInFlight = 8 * c.maxRequestBodyBytes
+		if c.maxRequestBodyBytes < 0 {
+			c.maxBodyBytesInFlight = 8 * mcp.DefaultMaxRequestBodyBytes
+		}
+	}
+	if c.bodyReadTimeout == 0 {
+		c.bodyReadTimeout = 30 * time.Second
+	}
+	return c
+}
+
+// HTTPOptions configure [NewHTTPHandler] as one struct.
+//
+// Deprecated: give NewHTTPHandler the options of the same names ([Stateless],
+// [TrustedOrigins], [SessionTimeout], [Logger], [MaxRequestBodyBytes],
+// [EventStore], [MaxSessions], [MaxBodyBytesInFlight], [BodyReadTimeout]),
+// as the registry and its tools are configured. An *HTTPOptions is still an
+// HTTPOption: its non-zero fields set what the options would.
+type HTTPOptions struct {
+	Stateless            bool
+	TrustedOrigins       []string
+	SessionTimeout       time.Duration
+	Logger               *slog.Logger
+	MaxRequestBodyBytes  int64
+	EventStore           mcp.EventStore
+	MaxSessions          int
+	MaxBodyBytesInFlight int64
+	BodyReadTimeout      time.Duration
+}
+
+func (o *HTTPOptions) applyHTTP(c *httpConfig) {
+	if o == nil {
+		return
+	}
+	for _, opt := range []HTTPOption{
+		httpIf(o.Stateless, Stateless()),
+		httpIf(len(o.TrustedOrigins) > 0, TrustedOrigins(o.TrustedOrigins...)),
+		httpIf(o.SessionTimeout != 0, SessionTimeout(o.SessionTimeout)),
+		httpIf(o.Logger != nil, Logger(o.Logger)),
+		httpIf(o.MaxRequestBodyBytes != 0, MaxRequestBodyBytes(o.MaxRequestBodyBytes)),
+		httpIf(o.EventStore != nil, EventStore(o.EventStore)),
+		httpIf(o.MaxSessions != 0, MaxSessions(o.MaxSessions)),
+		httpIf(o.MaxBodyBytesInFlight != 0, MaxBodyBytesInFlight(o.MaxBodyBytesInFlight)),
+		httpIf(o.BodyReadTimeout != 0, BodyReadTimeout(o.BodyReadTimeout)),
+	} {
+		if opt != nil {
+			opt.applyHTTP(c)
+		}
+	}
+}
+
+// httpIf is opt when set, nil otherwise.
+func httpIf(set bool, opt HTTPOption) HTTPOption {
+	if set {
+		return opt
+	}
+	return nil
+}
