@@ -35,26 +35,25 @@ func exampleHTTPPost(url, body string, header ...string) string {
 	return resp.Status
 }
 
-// Options for the HTTP handler compose like the registry's: collect them
-// from configuration, and of two that set the same thing the later wins.
+// Options for the HTTP handler compose like the registry's: a library's
+// defaults first, the deployment's after them; of two that set the same
+// thing, the later wins.
 func ExampleHTTPOption() {
+	defaults := []mcptool.HTTPOption{mcptool.MaxRequestBodyBytes(1 << 20), mcptool.BodyReadTimeout(time.Minute)}
+	deployment := []mcptool.HTTPOption{mcptool.MaxRequestBodyBytes(1 << 10)} // say, from a flag
+
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-
-	opts := []mcptool.HTTPOption{mcptool.MaxRequestBodyBytes(1 << 20)}
-	smallDevice := true // say, from a flag
-	if smallDevice {
-		opts = append(opts, mcptool.MaxRequestBodyBytes(1<<10)) // wins
-	}
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, opts...))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, append(defaults, deployment...)...))
 	defer hs.Close()
 
-	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
-	fmt.Println(exampleHTTPPost(hs.URL, ping))
-	fmt.Println(exampleHTTPPost(hs.URL, ping+strings.Repeat(" ", 2<<10)))
+	for _, size := range []int{512, 2 << 10} {
+		body := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + strings.Repeat(" ", size)
+		fmt.Printf("%d bytes: %s\n", len(body), exampleHTTPPost(hs.URL, body))
+	}
 	// Output:
-	// 200 OK
-	// 413 Request Entity Too Large
+	// 552 bytes: 200 OK
+	// 2088 bytes: 413 Request Entity Too Large
 }
 
 // Stateless serves 2025-era clients without sessions too, as 2026-07-28
