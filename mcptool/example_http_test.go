@@ -35,6 +35,13 @@ func exampleHTTPPost(url, body string, header ...string) string {
 	return resp.Status
 }
 
+// exampleHTTPConnect connects a go-sdk client to url as a 2025-11-25 client,
+// which gets a session.
+func exampleHTTPConnect(url string, copts *mcp.ClientOptions) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, copts)
+	return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
+}
+
 // Options for the HTTP handler compose like the registry's: a library's
 // defaults first, the deployment's after them; of two that set the same
 // thing, the later wins.
@@ -72,12 +79,11 @@ func ExampleStateless() {
 	defer hs.Close()
 
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, &mcp.ClientOptions{
+	cs, err := exampleHTTPConnect(hs.URL, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		},
 	})
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,8 +124,7 @@ func ExampleSessionTimeout() {
 	defer hs.Close()
 
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
+	cs, err := exampleHTTPConnect(hs.URL, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -146,8 +151,7 @@ func ExampleMaxSessions() {
 
 	ctx := context.Background()
 	connect := func() *mcp.ClientSession {
-		client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil)
-		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
+		cs, err := exampleHTTPConnect(hs.URL, nil)
 		if err != nil {
 			panic(err)
 		}
@@ -200,8 +204,7 @@ func ExampleEventStore() {
 	defer hs.Close()
 
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
+	cs, err := exampleHTTPConnect(hs.URL, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
