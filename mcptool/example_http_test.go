@@ -120,7 +120,7 @@ func ExampleSessionTimeout() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(context.Context) (string, error) { return "hello", nil })
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.SessionTimeout(50*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.SessionTimeout(500*time.Millisecond)))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -132,7 +132,7 @@ func ExampleSessionTimeout() {
 	defer cs.Close()
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
 	fmt.Println("at once:", err == nil)
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond)
 	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
 	fmt.Println("after idling:", err == nil)
 	// Output:
@@ -166,7 +166,7 @@ func ExampleMaxSessions() {
 		return err == nil
 	}
 	// Eviction runs in the background: give it a moment.
-	for i := 0; i < 100 && call(first); i++ {
+	for i := 0; i < 500 && call(first); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Println("first:", call(first))
