@@ -248,7 +248,7 @@ func ExampleMaxBodyBytesInFlight() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv,
-		mcptool.Stateless(), mcptool.MaxBodyBytesInFlight(100<<10), mcptool.BodyReadTimeout(100*time.Millisecond)))
+		mcptool.Stateless(), mcptool.MaxBodyBytesInFlight(100<<10), mcptool.BodyReadTimeout(300*time.Millisecond)))
 	defer hs.Close()
 
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{"pad":"` + strings.Repeat("x", 80<<10) + `"}}}`
