@@ -134,11 +134,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.Header.Get("Mcp-Session-Id")
 	switch {
 	case id == "":
-		h.stateful.ServeHTTP(w, r)
-		// go-sdk keeps the session of an initialize that succeeded.
-		if id := w.Header().Get("Mcp-Session-Id"); id != "" && env.method == "initialize" {
-			h.opened(id, r)
+		if env.method != "initialize" {
+			h.stateful.ServeHTTP(w, r)
+			break
 		}
+		// The new session is known before its client reads the answer and
+		// can use it: its requests are then always tracked, and sessions
+		// are counted against MaxSessions in the order their clients see.
+		sw := &statusWriter{ResponseWriter: w}
+		sw.before = func() {
+			if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+				h.opened(id, r)
+			}
+		}
+		h.stateful.ServeHTTP(sw, r)
 	case r.Method == http.MethodDelete:
 		h.mu.Lock()
 		var calls []string
@@ -317,7 +326,7 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 		// A standalone stream (GET) is held open for the session's life:
 		// it is no activity, as for go-sdk's SessionTimeout, or every
 		// session of a client that listens would look busy and MaxSessions
-		// would evict the newest instead of the idlest.
+		// could not tell the idlest.
 		h.stateful.ServeHTTP(w, r)
 		return
 	}
@@ -369,7 +378,10 @@ func (h *httpHandler) opened(id string, r *http.Request) {
 	var ids []string
 	if h.o.maxSessions > 0 {
 		for len(h.sessions)-h.evicting() > h.o.maxSessions {
-			v := h.idlest()
+			v := h.idlest(id)
+			if v == "" {
+				break
+			}
 			h.sessions[v].evict = true
 			victims, ids = append(victims, h.sessions[v]), append(ids, v)
 		}
@@ -391,14 +403,16 @@ func (h *httpHandler) evicting() int {
 	return n
 }
 
-// idlest returns the session to evict: one with no request being served
-// if there is one, and of those the one whose last request is oldest.
-// h.mu is held.
-func (h *httpHandler) idlest() string {
+// idlest returns the session to evict other than the one just opened: one
+// with no request being served if there is one, and of those the one whose
+// last request is oldest. The new session is never the victim: its client
+// has just initialized and would fail at once, and so would every new
+// client while the others are busy. h.mu is held.
+func (h *httpHandler) idlest(opened string) string {
 	var best string
 	var bs *sessionUse
 	for id, s := range h.sessions {
-		if s.evict {
+		if s.evict || id == opened {
 			continue
 		}
 		if bs == nil || (s.active == 0) != (bs.active == 0) && s.active == 0 ||
@@ -460,24 +474,39 @@ func internalRequest(r *http.Request, method, id string, body []byte) *http.Requ
 	return req
 }
 
-// statusWriter records the status code of a response.
+// statusWriter records the status code of a response, and calls before
+// (when set) once, just before the header is sent.
 type statusWriter struct {
 	http.ResponseWriter
-	code int
+	before func()
+	once   sync.Once
+	code   int
+}
+
+func (w *statusWriter) header(code int) {
+	w.once.Do(func() {
+		w.code = code
+		if w.before != nil {
+			w.before()
+		}
+	})
 }
 
 func (w *statusWriter) WriteHeader(code int) {
-	if w.code == 0 {
-		w.code = code
-	}
+	w.header(code)
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.code == 0 {
-		w.code = http.StatusOK
-	}
+	w.header(http.StatusOK)
 	return w.ResponseWriter.Write(p)
+}
+
+// Flush sends the header too: http.ResponseController would otherwise
+// flush the writer underneath, past before.
+func (w *statusWriter) Flush() {
+	w.header(http.StatusOK)
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -240,6 +240,44 @@ func TestHTTPSessionCapListeningClients(t *testing.T) {
 	}
 }
 
+// TestHTTPSessionCapBusy: at the cap with every other session running a
+// call, a new client still gets in; the session idle longest is evicted and
+// its call cancelled.
+func TestHTTPSessionCapBusy(t *testing.T) {
+	const limit = 2
+	reg := mcptool.NewRegistry(mcptool.NoDescription())
+	started := make(chan struct{}, limit)
+	cancelled := make(chan struct{}, limit)
+	require.NoError(t, reg.Add("hold", func(ctx context.Context) (string, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		cancelled <- struct{}{}
+		return "", ctx.Err()
+	}))
+	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
+	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
+	t.Cleanup(hs.Close) // after the clients close their streams
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // before the clients close: it ends the call still held
+	connect := func() *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs
+	}
+	for range limit {
+		cs := connect()
+		go func() { _, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "hold"}) }()
+		waitFor(t, started, 5*time.Second, "call started")
+	}
+	late := connect() // every other session is busy
+	_, err := late.CallTool(ctx, &mcp.CallToolParams{Name: "hello"})
+	require.NoError(t, err, "the new session was evicted")
+	waitFor(t, cancelled, 5*time.Second, "the evicted session's call cancelled")
+}
+
 // heapAllocs returns the bytes allocated on the heap so far.
 func heapAllocs() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}

@@ -53,8 +53,10 @@ func SessionTimeout(d time.Duration) HTTPOption {
 }
 
 // MaxSessions caps the 2025-era sessions kept at once. Opening one more
-// closes the session idle longest: its calls in flight are cancelled and its
-// client gets 404 and initializes again. Default 1024; negative means no cap.
+// closes another: the one idle longest, preferring one with no call in
+// flight (a stream the client keeps open to listen is not activity); the
+// calls of the one closed are cancelled and its client gets 404 and
+// initializes again. Default 1024; negative means no cap.
 func MaxSessions(n int) HTTPOption {
 	return httpOption(func(c *httpConfig) { c.maxSessions = n })
 }
