@@ -213,7 +213,7 @@ func FuzzCallArguments(f *testing.F) {
 		if msgs := logs.take(); len(msgs) > 0 {
 			t.Fatalf("%s %q: internal error logged: %v", tool.name, data, msgs)
 		}
-		valid := len(bytes.TrimSpace(data)) == 0 || json.Valid(data) // empty or blank: no arguments
+		valid := len(bytes.Trim(data, " \t\r\n")) == 0 || json.Valid(data) // empty or JSON whitespace: no arguments
 		if err != nil {
 			var e *mcptool.Error
 			if !errors.As(err, &e) || e.Code != mcptool.CodeMalformedArguments {

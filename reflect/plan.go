@@ -175,7 +175,9 @@ func (p *Plan) Decode(data []byte, dst any, maxDepth int) error {
 }
 
 func (p *Plan) decode(data []byte, dst unsafe.Pointer, maxDepth int) (err error) {
-	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
+	// JSON's whitespace only: bytes.TrimSpace would also take \f, \v and
+	// Unicode spaces, and let "\fnull", which is no JSON, mean no arguments.
+	if t := bytes.Trim(data, " \t\r\n"); len(t) == 0 || string(t) == "null" {
 		data = []byte("{}")
 	}
 	d := statePool.Get().(*decodeState)
