@@ -153,27 +153,23 @@ func (o *HTTPOptions) applyHTTP(c *httpConfig) {
 	if o == nil {
 		return
 	}
-	for _, opt := range []HTTPOption{
-		httpIf(o.Stateless, Stateless()),
-		httpIf(len(o.TrustedOrigins) > 0, TrustedOrigins(o.TrustedOrigins...)),
-		httpIf(o.SessionTimeout != 0, SessionTimeout(o.SessionTimeout)),
-		httpIf(o.Logger != nil, Logger(o.Logger)),
-		httpIf(o.MaxRequestBodyBytes != 0, MaxRequestBodyBytes(o.MaxRequestBodyBytes)),
-		httpIf(o.EventStore != nil, EventStore(o.EventStore)),
-		httpIf(o.MaxSessions != 0, MaxSessions(o.MaxSessions)),
-		httpIf(o.MaxBodyBytesInFlight != 0, MaxBodyBytesInFlight(o.MaxBodyBytesInFlight)),
-		httpIf(o.BodyReadTimeout != 0, BodyReadTimeout(o.BodyReadTimeout)),
-	} {
-		if opt != nil {
-			opt.applyHTTP(c)
-		}
+	c.stateless = c.stateless || o.Stateless
+	c.trustedOrigins = append(c.trustedOrigins, o.TrustedOrigins...)
+	setIf(&c.sessionTimeout, o.SessionTimeout)
+	setIf(&c.logger, o.Logger)
+	setIf(&c.maxRequestBodyBytes, o.MaxRequestBodyBytes)
+	if o.EventStore != nil { // an interface: != on its value could panic
+		c.eventStore = o.EventStore
 	}
+	setIf(&c.maxSessions, o.MaxSessions)
+	setIf(&c.maxBodyBytesInFlight, o.MaxBodyBytesInFlight)
+	setIf(&c.bodyReadTimeout, o.BodyReadTimeout)
 }
 
-// httpIf is opt when set, nil otherwise.
-func httpIf(set bool, opt HTTPOption) HTTPOption {
-	if set {
-		return opt
+// setIf sets *dst to v unless v is zero.
+func setIf[T comparable](dst *T, v T) {
+	var zero T
+	if v != zero {
+		*dst = v
 	}
-	return nil
 }

@@ -141,8 +141,12 @@ func SampleText(r *mcp.CreateMessageWithToolsResult) string {
 // isModern reports whether req uses the 2026-07-28 per-request protocol. The
 // per-request _meta is authoritative: a 2025-era session that asked for a
 // newer version in initialize was answered with an older one.
-func isModern(req *mcp.CallToolRequest) bool {
-	v, _ := req.Params.Meta[mcp.MetaKeyProtocolVersion].(string)
+func isModern(req *mcp.CallToolRequest) bool { return modernMeta(req.Params.Meta) }
+
+// modernMeta reports whether a request's _meta names a protocol revision of
+// 2026-07-28 or later.
+func modernMeta(meta mcp.Meta) bool {
+	v, _ := meta[mcp.MetaKeyProtocolVersion].(string)
 	return v >= modernVersion
 }
 

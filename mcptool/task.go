@@ -213,7 +213,7 @@ func clientHasTasks(req interface {
 // keys of the "extensions" object, matched exactly (go-sdk's decoder is
 // case-sensitive).
 func modernHasTasks(meta mcp.Meta) (has, known bool) {
-	if v, _ := meta[mcp.MetaKeyProtocolVersion].(string); v < modernVersion {
+	if !modernMeta(meta) {
 		return false, false
 	}
 	caps, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
