@@ -1,8 +1,9 @@
 package bench
 
 // Tasks (issue 15), end to end, protocol 2026-07-28, one go-sdk client
-// declaring the tasks extension, over go-sdk's in-memory transport or
-// streamable HTTP on loopback:
+// declaring the tasks extension, over go-sdk's in-memory transport, pipes
+// to mcpgen's StdioTransport, or streamable HTTP on loopback (taskwire_test.go
+// has the same without the client):
 //
 //	BenchmarkTask/transport=T/mode=direct  tools/call of a tool that is not a task
 //	BenchmarkTask/transport=T/mode=task    tools/call of the same function as a
@@ -15,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -62,7 +64,19 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		tb.Fatal(err)
 	}
 	var ct mcp.Transport
-	if transport == "inmemory" {
+	switch transport {
+	case "stdio":
+		// Two pipes, as between a client and the server process it runs:
+		// mcpgen's StdioTransport on the server side, go-sdk's on the client's.
+		sr, cw := io.Pipe()
+		cr, sw := io.Pipe()
+		ss, err := srv.Connect(context.Background(), &mcptool.StdioTransport{Reader: sr, Writer: sw}, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { ss.Close(); sw.Close() })
+		ct = &mcp.IOTransport{Reader: cr, Writer: cw}
+	case "inmemory":
 		c, s := mcp.NewInMemoryTransports()
 		ss, err := srv.Connect(context.Background(), s, nil)
 		if err != nil {
@@ -70,7 +84,7 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		}
 		tb.Cleanup(func() { ss.Close() })
 		ct = c
-	} else {
+	default:
 		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv))
 		tb.Cleanup(ts.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}
@@ -107,7 +121,7 @@ func taskID(tb testing.TB, res *mcp.CallToolResult) string {
 // for go-sdk's allocations (with 2 s per benchmark the task mode came out
 // faster than the direct one over HTTP).
 func BenchmarkTask(b *testing.B) {
-	for _, tr := range []string{"inmemory", "http"} {
+	for _, tr := range []string{"inmemory", "stdio", "http"} {
 		b.Run("transport="+tr, func(b *testing.B) {
 			store, _ := storeWith(b, 10_000)
 			benchTask(b, taskSession(b, tr, mcptool.Tasks(mcptool.TaskSettings{Store: store})))
@@ -117,7 +131,7 @@ func BenchmarkTask(b *testing.B) {
 
 // storeWith returns an in-memory store holding n completed tasks of
 // echo_task, and their IDs.
-func storeWith(b *testing.B, n int) (*taskstore.Memory, []string) {
+func storeWith(b testing.TB, n int) (*taskstore.Memory, []string) {
 	store := taskstore.NewMemory()
 	now := time.Now()
 	result := json.RawMessage(`{"content":[{"type":"text","text":"hello"}]}`)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,14 +34,17 @@ const listChangedTool = "io.mcpgen.list-changed"
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {
 	reg      *Registry
+	srv      weak.Pointer[mcp.Server] // the server Registry.Server built: the registry keeps d, not it
 	pageSize int
 	poking   atomic.Bool
 }
 
 // middleware answers tools/list and the registry's tools/call; anything
-// else goes to next.
+// else goes to next. It also names the server to a StdioTransport
+// connection, which then answers tasks/get polls itself (bindStdio).
 func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		bindStdio(req.GetSession(), &d.srv)
 		switch method {
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)

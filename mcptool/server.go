@@ -42,7 +42,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		o.PageSize = mcp.DefaultPageSize
 	}
 	s := mcp.NewServer(impl, &o)
-	d := &dispatcher{reg: r, pageSize: o.PageSize}
+	d := &dispatcher{reg: r, srv: weak.Make(s), pageSize: o.PageSize}
 	s.AddReceivingMiddleware(d.middleware)
 	r.mountWith(s, d)
 	noteServed(s, r, impl)

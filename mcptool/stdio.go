@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +39,13 @@ import (
 //     response is written. Requests the server sent the client and that are
 //     still unanswered (sampling, elicitation, roots) fail with
 //     [mcp.ErrConnectionClosed], since no answer can arrive.
+//
+// A connection is one session, and its [mcp.Connection.SessionID] is
+// "stdio-" and a random token, which per-session policies (rate limits,
+// audit) and go-sdk's logs see. When a server built by [Registry.Server]
+// serves the connection, a plain tasks/get of the 2026-07-28 wire (no
+// initialize before it) is answered by the transport itself, with what
+// go-sdk's path would answer, and skips go-sdk's decoding of the message.
 //
 // go-sdk's [mcp.StdioTransport] instead ends the session at the first bad
 // line, and at end of input cancels the requests in flight and drops their
@@ -63,6 +73,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		w = os.Stdout
 	}
 	c := &stdioConn{
+		id:       stdioSessionPrefix + rand.Text(),
 		in:       r,
 		out:      w,
 		incoming: make(chan jsonrpc.Message),
@@ -71,6 +82,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		pending:  map[jsonrpc.ID]struct{}{},
 		calls:    map[jsonrpc.ID]struct{}{},
 	}
+	stdioUnbound.Store(c.id, c)
 	go c.readLoop()
 	return c, nil
 }
@@ -94,6 +106,7 @@ var errPeerClosed = &jsonrpc.Error{Code: -32003, Message: "the client closed its
 // cancels the requests in flight and writes no more responses once Read
 // fails.
 type stdioConn struct {
+	id  string // the session's ID: stdioSessionPrefix and a random token
 	in  io.Reader
 	wmu sync.Mutex // serializes writes to out, one line each
 	out io.Writer
@@ -111,6 +124,14 @@ type stdioConn struct {
 	closed    chan struct{}
 
 	listens map[string]*listenStream // by token; guarded by mu
+
+	// Polls answered here (poll): the server a Registry built that serves
+	// the connection, once its middleware has seen the session (bindStdio),
+	// and whether the client began a session of an earlier revision with
+	// initialize or a batch (then go-sdk answers everything); legacy is
+	// readLoop's alone.
+	server atomic.Pointer[mcp.Server]
+	legacy bool
 
 	// Batches (protocol revisions before 2025-06-18), guarded by mu: the
 	// negotiated version, read from the answer to initialize, and the
@@ -143,11 +164,15 @@ func (c *stdioConn) readLoop() {
 		case len(bytes.TrimSpace(line)) > 0:
 			var msgs []jsonrpc.Message
 			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
+				c.legacy = true
 				msgs = c.readBatch(trimmed)
+			} else if c.poll(line) {
+				// answered
 			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
 			} else {
 				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
+					c.legacy = true
 					c.mu.Lock()
 					c.initID = req.ID // its answer names the protocol version
 					c.mu.Unlock()
@@ -439,6 +464,7 @@ func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		stdioUnbound.Delete(c.id)
 		c.closeListens()
 		close(c.closed)
 		if rc, ok := c.in.(io.Closer); ok {
@@ -448,8 +474,52 @@ func (c *stdioConn) Close() error {
 	return err
 }
 
-// SessionID implements [mcp.Connection]; stdio has no sessions.
-func (c *stdioConn) SessionID() string { return "" }
+// SessionID implements [mcp.Connection]: a connection is one session, named
+// by a random token.
+func (c *stdioConn) SessionID() string { return c.id }
+
+// stdioSessionPrefix begins the session ID of a stdio connection.
+const stdioSessionPrefix = "stdio-"
+
+// stdioUnbound holds the stdio connections whose server bindStdio has not
+// yet named, by session ID.
+var stdioUnbound sync.Map // string → *stdioConn
+
+// bindStdio tells the stdio connection of session ss, if it is one, that
+// srv serves it: the middleware of a server a Registry built calls it for
+// each request, and the first binds.
+func bindStdio(ss mcp.Session, srv *weak.Pointer[mcp.Server]) {
+	s, ok := ss.(*mcp.ServerSession)
+	if !ok || s == nil {
+		return
+	}
+	if id := s.ID(); strings.HasPrefix(id, stdioSessionPrefix) {
+		if c, ok := stdioUnbound.LoadAndDelete(id); ok {
+			c.(*stdioConn).server.Store(srv.Value())
+		}
+	}
+}
+
+// poll answers line itself when it is a plain tasks/get of the 2026-07-28
+// wire that the connection's server can answer (taskpoll.go), and reports
+// whether it did.
+func (c *stdioConn) poll(line []byte) bool {
+	srv := c.server.Load()
+	if srv == nil || c.legacy || !bytes.Contains(line, []byte(`"`+methodTasksGet+`"`)) {
+		return false
+	}
+	id, taskID, ok := plainTaskGet(line)
+	if !ok {
+		return false
+	}
+	// stdio has no caller identity: as go-sdk's path, with no token.
+	out, _, ok := answerPoll(context.Background(), srv, "", id, taskID)
+	if !ok {
+		return false
+	}
+	_ = c.writeLine(out) // a failed write fails go-sdk's next one too
+	return true
+}
 
 // attachListen hands a subscriptions/listen naming taskIds to the task
 // middleware: go-sdk would drop the taskIds, so the stream (its id, the

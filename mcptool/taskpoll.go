@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,23 +11,26 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // Polling: a client waiting for a task sends tasks/get again and again, and
-// go-sdk serves each 2026-07-28 request on a session of its own, which costs
-// several times what reading the task does. So NewHTTPHandler answers a
-// plain tasks/get of the 2026-07-28 wire itself, with the registry's getTask
-// (the same code go-sdk's path runs), when the server is one a Registry
-// built (Registry.Server): then the handler knows the one registry whose
-// tasks the server serves, and the server's Implementation for the result's
-// _meta. Anything unusual (a header that disagrees, a missing capability, a
-// malformed message) goes to go-sdk, which answers it as before.
+// go-sdk decodes each message several times over (and serves each
+// 2026-07-28 request over HTTP on a session of its own), which costs
+// several times what reading the task does. So the transports mcpgen owns
+// answer a plain tasks/get of the 2026-07-28 wire themselves, with the
+// registry's getTask (the same code go-sdk's path runs): NewHTTPHandler
+// (servePoll) and StdioTransport (stdioConn.poll). They do so only for a
+// server a Registry built (Registry.Server), served by that one registry:
+// then they know whose tasks the server serves, and the server's
+// Implementation for the result's _meta. Anything unusual (a header that
+// disagrees, a missing capability, a malformed message, a stdio session
+// that began with initialize) goes to go-sdk, which answers it as before.
 
 // servePoll answers body, a POST of the 2026-07-28 wire, when it is a
 // tasks/get it can answer for srv, and reports whether it did.
 func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []byte) bool {
-	pt := servedOn(srv)
-	if pt.reg == nil || pt.impl == nil || !accepts(r, "application/json") {
+	if !accepts(r, "application/json") {
 		return false
 	}
 	id, taskID, ok := plainTaskGet(body)
@@ -40,10 +44,31 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 		caller = ti.UserID
 	}
-	res, err := pt.reg.getTask(context.WithValue(r.Context(), callerKey{}, caller), taskID)
+	out, invalid, ok := answerPoll(r.Context(), srv, caller, id, taskID)
+	if !ok {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if invalid {
+		// SEP-2575: -32602 is answered with HTTP 400 (as go-sdk does).
+		w.WriteHeader(http.StatusBadRequest)
+	}
+	_, _ = w.Write(out)
+	return true
+}
+
+// answerPoll is the JSON-RPC response to tasks/get of taskID (request id)
+// from caller, when srv's one registry can answer it; invalid reports a
+// -32602 error. ok is false when go-sdk has to answer instead.
+func answerPoll(ctx context.Context, srv *mcp.Server, caller string, id json.RawMessage, taskID string) (out []byte, invalid, ok bool) {
+	pt := servedOn(srv)
+	if pt.reg == nil || pt.impl == nil {
+		return nil, false, false
+	}
+	res, err := pt.reg.getTask(context.WithValue(ctx, callerKey{}, caller), taskID)
 	var rpcErr *jsonrpc.Error
 	if err != nil && !errors.As(err, &rpcErr) {
-		return false
+		return nil, false, false
 	}
 	msg := struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -54,50 +79,54 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 	if res != nil {
 		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: pt.impl}
 	}
-	out, merr := json.Marshal(msg)
-	if merr != nil {
-		return false
+	out, err = json.Marshal(msg)
+	if err != nil {
+		return nil, false, false
 	}
-	w.Header().Set("Content-Type", "application/json")
-	if rpcErr != nil && rpcErr.Code == jsonrpc.CodeInvalidParams {
-		// SEP-2575: -32602 is answered with HTTP 400 (as go-sdk does).
-		w.WriteHeader(http.StatusBadRequest)
-	}
-	_, _ = w.Write(out)
-	return true
+	return out, rpcErr != nil && rpcErr.Code == jsonrpc.CodeInvalidParams, true
 }
 
 // plainTaskGet reads a tasks/get request of the 2026-07-28 wire whose
-// client declares the tasks extension: its id and task ID. Keys are
-// matched exactly, as go-sdk matches them.
+// client declares the tasks extension: its id and task ID. It decodes as
+// go-sdk decodes a message (segmentio's decoder, keys matched exactly, at
+// most maxStdioDepth levels deep), in one pass, and takes only what go-sdk
+// would take the same way: a body with anything after its value is left to
+// go-sdk.
 func plainTaskGet(body []byte) (id json.RawMessage, taskID string, ok bool) {
-	var msg map[string]json.RawMessage
-	var params, meta map[string]json.RawMessage
-	var version, jsonrpcVersion, method string
-	var caps struct {
-		Extensions map[string]json.RawMessage `json:"extensions"`
+	var msg struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  string          `json:"method"`
+		Params  *struct {
+			TaskID string `json:"taskId"`
+			Meta   *struct {
+				Version string `json:"io.modelcontextprotocol/protocolVersion"`
+				Caps    *struct {
+					Extensions map[string]json.RawMessage `json:"extensions"`
+				} `json:"io.modelcontextprotocol/clientCapabilities"`
+				Info *mcp.Implementation `json:"io.modelcontextprotocol/clientInfo"`
+			} `json:"_meta"`
+		} `json:"params"`
 	}
-	if json.Unmarshal(body, &msg) != nil ||
-		json.Unmarshal(msg["jsonrpc"], &jsonrpcVersion) != nil || jsonrpcVersion != "2.0" ||
-		json.Unmarshal(msg["method"], &method) != nil || method != methodTasksGet ||
-		json.Unmarshal(msg["params"], &params) != nil ||
-		json.Unmarshal(params["taskId"], &taskID) != nil || taskID == "" ||
-		json.Unmarshal(params["_meta"], &meta) != nil ||
-		json.Unmarshal(meta[mcp.MetaKeyProtocolVersion], &version) != nil || version != modernVersion ||
-		json.Unmarshal(meta[mcp.MetaKeyClientCapabilities], &caps) != nil || caps.Extensions[TasksExtension] == nil {
+	if bytes.Count(body, []byte("{"))+bytes.Count(body, []byte("[")) > maxStdioDepth && tooDeep(body, maxStdioDepth) {
 		return nil, "", false
 	}
-	if info, present := meta[mcp.MetaKeyClientInfo]; present {
-		var impl mcp.Implementation
-		if json.Unmarshal(info, &impl) != nil {
-			return nil, "", false
-		}
+	rest, err := sjson.Parse(body, &msg, sjson.DontMatchCaseInsensitiveStructFields)
+	if err != nil || len(rest) != 0 || msg.JSONRPC != "2.0" || msg.Method != methodTasksGet {
+		return nil, "", false
 	}
-	id = msg["id"]
+	p := msg.Params
+	if p == nil || p.TaskID == "" || p.Meta == nil || p.Meta.Version != modernVersion || p.Meta.Caps == nil {
+		return nil, "", false
+	}
+	if _, declared := p.Meta.Caps.Extensions[TasksExtension]; !declared {
+		return nil, "", false
+	}
+	id = msg.ID
 	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
 		return nil, "", false
 	}
-	return id, taskID, true
+	return id, p.TaskID, true
 }
 
 // accepts reports whether r's Accept header lists mediaType.

@@ -1,12 +1,17 @@
 package mcptool
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // Which requests the handler answers itself, and which it leaves to go-sdk.
@@ -60,4 +65,68 @@ func TestServePollTakes(t *testing.T) {
 			t.Errorf("%s: answered %q %s", tc.name, w.Header().Get("Content-Type"), w.Body)
 		}
 	}
+}
+
+// Whatever plainTaskGet takes, go-sdk reads the same way: a tasks/get
+// request with the same id and task ID, of the 2026-07-28 wire, from a
+// client declaring the tasks extension. (Not the converse: it may leave to
+// go-sdk what go-sdk would also take.)
+func FuzzPlainTaskGet(f *testing.F) {
+	const plain = `{"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"taskId":"T","_meta":{` +
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},` +
+		`"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	f.Add([]byte(plain))
+	f.Add([]byte(strings.Replace(plain, `"id":7`, `"id":"x\u00e9"`, 1)))
+	f.Add([]byte(strings.Replace(plain, `"method"`, `"Method"`, 1)))
+	f.Add([]byte(strings.Replace(plain, `"taskId":"T"`, `"taskId":"T","TaskId":"U"`, 1)))
+	f.Add([]byte(strings.Replace(plain, `{}}}}}}`, `null}}}}} `, 1)))
+	f.Add([]byte(plain + `{}`))
+	f.Add([]byte(strings.Replace(plain, `"name":"c"`, `"name":5`, 1)))
+	f.Add([]byte(strings.Replace(plain, `"id":7`, `"id":7,"id":8`, 1)))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		id, taskID, ok := plainTaskGet(body)
+		if !ok {
+			return
+		}
+		msg, err := jsonrpc.DecodeMessage(body)
+		if err != nil {
+			t.Fatalf("taken, but go-sdk cannot decode it: %v", err)
+		}
+		req, isReq := msg.(*jsonrpc.Request)
+		if !isReq || req.Method != "tasks/get" || !req.IsCall() {
+			t.Fatalf("taken, but go-sdk reads %#v", msg)
+		}
+		var ours, theirs any
+		if json.Unmarshal(id, &ours) != nil {
+			t.Fatalf("id %s is no JSON", id)
+		}
+		raw, _ := json.Marshal(req.ID.Raw())
+		_ = json.Unmarshal(raw, &theirs)
+		if fmt.Sprint(ours) != fmt.Sprint(theirs) {
+			t.Fatalf("id %v, go-sdk reads %v", ours, theirs)
+		}
+		// go-sdk decodes params as it decodes messages: segmentio, keys
+		// matched exactly.
+		var p taskParams
+		dec := sjson.NewDecoder(bytes.NewReader(req.Params))
+		dec.DontMatchCaseInsensitiveStructFields()
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("go-sdk cannot decode the params: %v", err)
+		}
+		if p.TaskID != taskID {
+			t.Fatalf("taskId %q, go-sdk reads %q", taskID, p.TaskID)
+		}
+		if has, known := modernHasTasks(p.Meta); !has || !known || p.Meta[mcp.MetaKeyProtocolVersion] != modernVersion {
+			t.Fatalf("go-sdk reads _meta %v: not a 2026-07-28 client with tasks", p.Meta)
+		}
+		var info mcp.Implementation
+		if v, present := p.Meta[mcp.MetaKeyClientInfo]; present {
+			b, _ := json.Marshal(v)
+			dec := sjson.NewDecoder(bytes.NewReader(b))
+			dec.DontMatchCaseInsensitiveStructFields()
+			if err := dec.Decode(&info); err != nil {
+				t.Fatalf("go-sdk cannot read clientInfo %s: %v", b, err)
+			}
+		}
+	})
 }

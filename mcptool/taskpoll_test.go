@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,4 +111,85 @@ func TestTaskPollEquivalence(t *testing.T) {
 			assert.Equal(t, want, got)
 		})
 	}
+}
+
+// StdioTransport answers a plain 2026-07-28 tasks/get itself too, once the
+// middleware of a server Registry.Server built has seen its session; go-sdk
+// answers everything else, and every poll of a session that began with
+// initialize. Both must answer alike.
+func TestStdioPollEquivalence(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	impl := &mcp.Implementation{Name: "test", Version: "1"}
+	fastSrv := reg.Server(impl, nil)
+	var reached atomic.Int32 // tasks/get that reached go-sdk on fastSrv
+	fastSrv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tasks/get" {
+				reached.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
+	slowSrv := mcp.NewServer(impl, nil)
+	reg.Mount(slowSrv)
+	fast, slow := runStdio(t, fastSrv), runStdio(t, slowSrv)
+
+	ext := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
+	line := func(method, version string, caps map[string]any, params map[string]any) string {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion: version, mcp.MetaKeyClientCapabilities: caps,
+			mcp.MetaKeyClientInfo: map[string]any{"name": "t", "version": "1"},
+		}
+		b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "q-1", "method": method, "params": params})
+		require.NoError(t, err)
+		return string(b)
+	}
+	start := func(tool string) string {
+		fast.send(line("tools/call", "2026-07-28", ext, map[string]any{"name": tool, "arguments": map[string]any{"steps": 1}}))
+		res, _ := fast.recv()["result"].(map[string]any)
+		require.Equal(t, "task", res["resultType"], "%v", res)
+		return res["taskId"].(string)
+	}
+	working, toolErr, rpcErr := start("steps"), start("toolerr"), start("rpcerr")
+	for _, id := range []string{toolErr, rpcErr} {
+		require.Eventually(t, func() bool {
+			fast.send(line("tasks/get", "2026-07-28", ext, map[string]any{"taskId": id}))
+			res, _ := fast.recv()["result"].(map[string]any)
+			return res["status"] != "working"
+		}, 10*time.Second, time.Millisecond)
+	}
+
+	for _, tc := range []struct {
+		name, id, version string
+		caps              map[string]any
+		here              bool // answered by the transport
+	}{
+		{"working", working, "2026-07-28", ext, true},
+		{"tool error", toolErr, "2026-07-28", ext, true},
+		{"protocol error", rpcErr, "2026-07-28", ext, true},
+		{"unknown", "NOPE", "2026-07-28", ext, true},
+		{"no extension", working, "2026-07-28", map[string]any{}, false},
+		{"old protocol in _meta", working, "2025-11-25", ext, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := reached.Load()
+			req := line("tasks/get", tc.version, tc.caps, map[string]any{"taskId": tc.id})
+			fast.send(req)
+			got := fast.recv()
+			slow.send(req)
+			assert.Equal(t, slow.recv(), got)
+			assert.Equal(t, !tc.here, reached.Load() > before, "whether go-sdk saw the poll")
+		})
+	}
+
+	// A session that began with initialize is go-sdk's throughout.
+	legacy := runStdio(t, fastSrv)
+	legacy.initialize(`{}`)
+	legacy.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	legacy.recv()
+	before := reached.Load()
+	legacy.send(line("tasks/get", "2026-07-28", ext, map[string]any{"taskId": working}))
+	legacy.recv()
+	assert.Greater(t, reached.Load(), before, "a poll of an initialized session went to go-sdk")
 }
