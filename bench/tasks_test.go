@@ -43,10 +43,9 @@ type echoIn struct {
 	Text string `json:"text"`
 }
 
-// taskSession serves a registry with the tool twice, "echo" and
-// "echo_task", and connects a tasks-aware go-sdk client, over streamable
-// HTTP or go-sdk's in-memory transport.
-func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption) *mcp.ClientSession {
+// echoServer serves a registry with the tool twice, "echo" and
+// "echo_task" (a task).
+func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) *mcp.Server {
 	tb.Helper()
 	reg := mcptool.NewRegistry(opts...)
 	echo := func(_ context.Context, in echoIn) (string, error) { return in.Text, nil }
@@ -56,7 +55,14 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 	if err := reg.Add("echo_task", echo, mcptool.Description("Echoes, as a task."), mcptool.Task()); err != nil {
 		tb.Fatal(err)
 	}
-	srv := reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	return reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+}
+
+// taskSession serves echoServer and connects a tasks-aware go-sdk client,
+// over streamable HTTP, stdio pipes or go-sdk's in-memory transport.
+func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption) *mcp.ClientSession {
+	tb.Helper()
+	srv := echoServer(tb, opts...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1.0.0"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Extensions: map[string]any{mcptool.TasksExtension: map[string]any{}}},
 	})

@@ -21,8 +21,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -39,15 +37,7 @@ type roundTrip func(method, name, body string) []byte
 func wireSession(tb testing.TB, transport string) roundTrip {
 	tb.Helper()
 	store, _ := storeWith(tb, 10_000)
-	reg := mcptool.NewRegistry(mcptool.Tasks(mcptool.TaskSettings{Store: store}))
-	echo := func(_ context.Context, in echoIn) (string, error) { return in.Text, nil }
-	if err := reg.Add("echo", echo, mcptool.Description("Echoes.")); err != nil {
-		tb.Fatal(err)
-	}
-	if err := reg.Add("echo_task", echo, mcptool.Description("Echoes, as a task."), mcptool.Task()); err != nil {
-		tb.Fatal(err)
-	}
-	srv := reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	srv := echoServer(tb, mcptool.Tasks(mcptool.TaskSettings{Store: store}))
 	if transport == "stdio" {
 		sr, cw := io.Pipe()
 		cr, sw := io.Pipe()
