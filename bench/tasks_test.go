@@ -137,7 +137,7 @@ func BenchmarkTask(b *testing.B) {
 
 // storeWith returns an in-memory store holding n completed tasks of
 // echo_task, and their IDs.
-func storeWith(b testing.TB, n int) (*taskstore.Memory, []string) {
+func storeWith(tb testing.TB, n int) (*taskstore.Memory, []string) {
 	store := taskstore.NewMemory()
 	now := time.Now()
 	result := json.RawMessage(`{"content":[{"type":"text","text":"hello"}]}`)
@@ -147,7 +147,7 @@ func storeWith(b testing.TB, n int) (*taskstore.Memory, []string) {
 		err := store.Create(context.Background(), taskstore.Task{ID: ids[i], Tool: "echo_task", Status: taskstore.Completed,
 			CreatedAt: now, UpdatedAt: now, ExpiresAt: now.Add(time.Hour), PollInterval: time.Second, Result: result})
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
 	return store, ids

@@ -508,12 +508,16 @@ func (c *stdioConn) poll(line []byte) bool {
 	if srv == nil || c.legacy || !bytes.Contains(line, []byte(`"`+methodTasksGet+`"`)) {
 		return false
 	}
+	pt := servedOn(srv)
+	if !pt.answersPolls() {
+		return false
+	}
 	id, taskID, ok := plainTaskGet(line)
 	if !ok {
 		return false
 	}
 	// stdio has no caller identity: as go-sdk's path, with no token.
-	out, _, ok := answerPoll(context.Background(), srv, "", id, taskID)
+	out, _, ok := answerPoll(context.Background(), pt, "", id, taskID)
 	if !ok {
 		return false
 	}

@@ -30,7 +30,8 @@ import (
 // servePoll answers body, a POST of the 2026-07-28 wire, when it is a
 // tasks/get it can answer for srv, and reports whether it did.
 func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []byte) bool {
-	if !accepts(r, "application/json") {
+	pt := servedOn(srv)
+	if !pt.answersPolls() || !accepts(r, "application/json") {
 		return false
 	}
 	id, taskID, ok := plainTaskGet(body)
@@ -44,7 +45,7 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 		caller = ti.UserID
 	}
-	out, invalid, ok := answerPoll(r.Context(), srv, caller, id, taskID)
+	out, invalid, ok := answerPoll(r.Context(), pt, caller, id, taskID)
 	if !ok {
 		return false
 	}
@@ -57,14 +58,14 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 	return true
 }
 
+// answersPolls reports whether a transport can answer tasks/get for the
+// server: one registry serves it, and its Implementation is known.
+func (pt servedBy) answersPolls() bool { return pt.reg != nil && pt.impl != nil }
+
 // answerPoll is the JSON-RPC response to tasks/get of taskID (request id)
-// from caller, when srv's one registry can answer it; invalid reports a
-// -32602 error. ok is false when go-sdk has to answer instead.
-func answerPoll(ctx context.Context, srv *mcp.Server, caller string, id json.RawMessage, taskID string) (out []byte, invalid, ok bool) {
-	pt := servedOn(srv)
-	if pt.reg == nil || pt.impl == nil {
-		return nil, false, false
-	}
+// from caller, answered by pt's registry (pt.answersPolls()); invalid
+// reports a -32602 error. ok is false when go-sdk has to answer instead.
+func answerPoll(ctx context.Context, pt servedBy, caller string, id json.RawMessage, taskID string) (out []byte, invalid, ok bool) {
 	res, err := pt.reg.getTask(context.WithValue(ctx, callerKey{}, caller), taskID)
 	var rpcErr *jsonrpc.Error
 	if err != nil && !errors.As(err, &rpcErr) {
