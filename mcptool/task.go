@@ -399,15 +399,17 @@ func (run *taskRun) owner() string {
 // supervise renews the run's lease and cancels it when a tasks/cancel
 // arrives (through any process sharing the store), until the run ends.
 func (run *taskRun) supervise(store taskstore.Store) {
-	ctx, stop := context.WithCancel(context.Background())
-	defer stop()
 	run.mu.Lock()
 	id, cancelRun := run.id, run.cancel
 	run.mu.Unlock()
-	go func() { // stop watching when the run ends
-		<-run.doneCh()
-		stop()
-	}()
+	done := run.doneCh()
+	select {
+	case <-done:
+		return // it ended before it needed watching
+	default:
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop() // ends the watch
 	events, err := store.Watch(ctx, id)
 	if err != nil {
 		run.reg.cfg.logger.Error("mcptool: cannot watch task", "task", id, "err", err)
@@ -429,7 +431,7 @@ func (run *taskRun) supervise(store taskstore.Store) {
 	}
 	for {
 		select {
-		case <-ctx.Done():
+		case <-done:
 			return
 		case <-expired:
 			cancelRun()
