@@ -40,11 +40,9 @@ type dispatcher struct {
 }
 
 // middleware answers tools/list and the registry's tools/call; anything
-// else goes to next. It also names the server to a StdioTransport
-// connection, which then answers tasks/get polls itself (bindStdio).
+// else goes to next.
 func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		bindStdio(req.GetSession(), &d.srv)
 		switch method {
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
@@ -59,6 +57,18 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return d.list(ctx, lr, next)
 			}
 		}
+		return next(ctx, method, req)
+	}
+}
+
+// bind names the server to a StdioTransport connection, which then answers
+// tasks/get polls itself (bindStdio). Registry.Server installs it outermost,
+// so that a connection is bound before the answer to its first request is
+// written: the task middleware answers a task's tools/call without reaching
+// the dispatcher's middleware.
+func (d *dispatcher) bind(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		bindStdio(req.GetSession(), &d.srv)
 		return next(ctx, method, req)
 	}
 }

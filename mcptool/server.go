@@ -45,6 +45,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 	d := &dispatcher{reg: r, srv: weak.Make(s), pageSize: o.PageSize}
 	s.AddReceivingMiddleware(d.middleware)
 	r.mountWith(s, d)
+	s.AddReceivingMiddleware(d.bind) // outermost: see dispatcher.bind
 	noteServed(s, r, impl)
 	return s
 }

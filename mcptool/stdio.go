@@ -486,16 +486,19 @@ const stdioSessionPrefix = "stdio-"
 var stdioUnbound sync.Map // string → *stdioConn
 
 // bindStdio tells the stdio connection of session ss, if it is one, that
-// srv serves it: the middleware of a server a Registry built calls it for
-// each request, and the first binds.
+// srv serves it: the outermost middleware of a server a Registry built
+// calls it for each request (dispatcher.bind), and the first binds, before
+// its answer is written.
 func bindStdio(ss mcp.Session, srv *weak.Pointer[mcp.Server]) {
 	s, ok := ss.(*mcp.ServerSession)
 	if !ok || s == nil {
 		return
 	}
 	if id := s.ID(); strings.HasPrefix(id, stdioSessionPrefix) {
-		if c, ok := stdioUnbound.LoadAndDelete(id); ok {
+		if c, ok := stdioUnbound.Load(id); ok {
+			// Stored before deleted: a concurrent bind finds it either way.
 			c.(*stdioConn).server.Store(srv.Value())
+			stdioUnbound.Delete(id)
 		}
 	}
 }

@@ -183,12 +183,23 @@ func TestStdioPollEquivalence(t *testing.T) {
 		})
 	}
 
+	// A connection is bound by its first request, before its answer, even
+	// one the task middleware refuses without going further in.
+	fresh := runStdio(t, fastSrv)
+	fresh.send(line("tools/call", "2026-07-28", map[string]any{}, map[string]any{"name": "must"}))
+	require.NotNil(t, fresh.recv()["error"], "a task-required tool called without the extension")
+	before := reached.Load()
+	fresh.send(line("tasks/get", "2026-07-28", ext, map[string]any{"taskId": working}))
+	res, _ := fresh.recv()["result"].(map[string]any)
+	assert.Equal(t, "working", res["status"])
+	assert.Equal(t, before, reached.Load(), "the second request of a connection reached go-sdk")
+
 	// A session that began with initialize is go-sdk's throughout.
 	legacy := runStdio(t, fastSrv)
 	legacy.initialize(`{}`)
 	legacy.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	legacy.recv()
-	before := reached.Load()
+	before = reached.Load()
 	legacy.send(line("tasks/get", "2026-07-28", ext, map[string]any{"taskId": working}))
 	legacy.recv()
 	assert.Greater(t, reached.Load(), before, "a poll of an initialized session went to go-sdk")
