@@ -25,7 +25,7 @@ func TestHTTPConfigDefaults(t *testing.T) {
 	assert.EqualValues(t, 32<<20, def.maxBodyBytesInFlight)
 	assert.Equal(t, 30*time.Second, def.bodyReadTimeout)
 
-	zero := newHTTPConfig([]HTTPOption{nil, SessionTimeout(0), MaxSessions(0), MaxRequestBodyBytes(0), BodyReadTimeout(0), (*HTTPOptions)(nil), &HTTPOptions{}})
+	zero := newHTTPConfig([]HTTPOption{nil, SessionTimeout(0), MaxSessions(0), MaxRequestBodyBytes(0), BodyReadTimeout(0)})
 	zero.eventStore = def.eventStore
 	assert.Equal(t, def, zero)
 
@@ -38,27 +38,23 @@ func TestHTTPConfigDefaults(t *testing.T) {
 	assert.EqualValues(t, 8<<10, newHTTPConfig([]HTTPOption{MaxRequestBodyBytes(1 << 10)}).maxBodyBytesInFlight)
 }
 
-// Options apply in order and the later wins; the deprecated struct is an
-// option setting exactly its non-zero fields, the same as the options of
-// the same names.
-func TestHTTPOptionsOrderAndStruct(t *testing.T) {
+// Options apply in order and the later wins; TrustedOrigins adds.
+func TestHTTPOptionsOrder(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := mcp.NewMemoryEventStore(nil)
-	functional := newHTTPConfig([]HTTPOption{
+	c := newHTTPConfig([]HTTPOption{
 		Stateless(), TrustedOrigins("https://a.example"), TrustedOrigins("https://b.example"),
 		SessionTimeout(time.Minute), Logger(logger), MaxRequestBodyBytes(1 << 20), EventStore(store),
 		MaxSessions(9), MaxBodyBytesInFlight(3 << 20), BodyReadTimeout(time.Second),
 	})
-	structured := newHTTPConfig([]HTTPOption{&HTTPOptions{
-		Stateless: true, TrustedOrigins: []string{"https://a.example", "https://b.example"},
-		SessionTimeout: time.Minute, Logger: logger, MaxRequestBodyBytes: 1 << 20, EventStore: store,
-		MaxSessions: 9, MaxBodyBytesInFlight: 3 << 20, BodyReadTimeout: time.Second,
-	}})
-	assert.Equal(t, functional, structured)
-	assert.Equal(t, []string{"https://a.example", "https://b.example"}, functional.trustedOrigins, "TrustedOrigins adds")
+	assert.Equal(t, httpConfig{
+		stateless: true, trustedOrigins: []string{"https://a.example", "https://b.example"},
+		sessionTimeout: time.Minute, logger: logger, maxRequestBodyBytes: 1 << 20, eventStore: store,
+		maxSessions: 9, maxBodyBytesInFlight: 3 << 20, bodyReadTimeout: time.Second,
+	}, c)
 
-	later := newHTTPConfig([]HTTPOption{MaxSessions(5), &HTTPOptions{MaxSessions: 6, Stateless: true}, MaxSessions(7), &HTTPOptions{}})
-	assert.Equal(t, 7, later.maxSessions, "the later option wins; a zero field sets nothing")
+	later := newHTTPConfig([]HTTPOption{MaxSessions(5), Stateless(), MaxSessions(6), MaxSessions(7)})
+	assert.Equal(t, 7, later.maxSessions, "the later option wins")
 	assert.True(t, later.stateless)
 
 	// Logger is one option for the registry and the handler.
