@@ -72,15 +72,8 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 	var ct mcp.Transport
 	switch transport {
 	case "stdio":
-		// Two pipes, as between a client and the server process it runs:
-		// mcpgen's StdioTransport on the server side, go-sdk's on the client's.
-		sr, cw := io.Pipe()
-		cr, sw := io.Pipe()
-		ss, err := srv.Connect(context.Background(), &mcptool.StdioTransport{Reader: sr, Writer: sw}, nil)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { ss.Close(); sw.Close() })
+		// go-sdk's transport on the client's side of the pipes.
+		cr, cw := serveStdio(tb, srv)
 		ct = &mcp.IOTransport{Reader: cr, Writer: cw}
 	case "inmemory":
 		c, s := mcp.NewInMemoryTransports()
@@ -133,6 +126,21 @@ func BenchmarkTask(b *testing.B) {
 			benchTask(b, taskSession(b, tr, mcptool.Tasks(mcptool.TaskSettings{Store: store})))
 		})
 	}
+}
+
+// serveStdio connects srv to mcpgen's StdioTransport over two pipes, as
+// between a client and the server process it runs, and returns the
+// client's ends: what the server writes, and where to write to it.
+func serveStdio(tb testing.TB, srv *mcp.Server) (*io.PipeReader, *io.PipeWriter) {
+	tb.Helper()
+	sr, cw := io.Pipe()
+	cr, sw := io.Pipe()
+	ss, err := srv.Connect(context.Background(), &mcptool.StdioTransport{Reader: sr, Writer: sw}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cw.Close(); ss.Close(); sw.Close() })
+	return cr, cw
 }
 
 // storeWith returns an in-memory store holding n completed tasks of

@@ -13,7 +13,6 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -39,13 +38,7 @@ func wireSession(tb testing.TB, transport string) roundTrip {
 	store, _ := storeWith(tb, 10_000)
 	srv := echoServer(tb, mcptool.Tasks(mcptool.TaskSettings{Store: store}))
 	if transport == "stdio" {
-		sr, cw := io.Pipe()
-		cr, sw := io.Pipe()
-		ss, err := srv.Connect(context.Background(), &mcptool.StdioTransport{Reader: sr, Writer: sw}, nil)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { cw.Close(); ss.Close(); sw.Close() })
+		cr, cw := serveStdio(tb, srv)
 		out := bufio.NewReader(cr)
 		return func(_, _, body string) []byte {
 			if _, err := io.WriteString(cw, body+"\n"); err != nil {
