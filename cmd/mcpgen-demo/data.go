@@ -91,3 +91,31 @@ func salesCSV() string {
 	}
 	return b.String()
 }
+
+// The data directory holds what the tools' users stored (notes, records,
+// tasks with their arguments and results): only the server's user may read
+// it. A directory or database that exists already keeps its mode.
+const (
+	dataDirMode = 0o700
+	dbFileMode  = 0o600
+)
+
+// makeDataDir creates the data directory, private to the server's user, when
+// it does not exist.
+func makeDataDir(dir string) error {
+	if err := os.MkdirAll(dir, dataDirMode); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	return nil
+}
+
+// createPrivate creates the file at path with mode 0600 when it does not
+// exist, so that SQLite, which would create it 0644, opens this one (its
+// -wal and -shm files take the database file's mode).
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, dbFileMode)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}

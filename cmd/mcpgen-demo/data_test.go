@@ -67,3 +67,36 @@ func TestBadDataDir(t *testing.T) {
 	_, err := newApp(config{toolset: "demo", dataDir: file}, discardLogger())
 	assert.Error(t, err)
 }
+
+// TestDataDirPrivate checks that what the demo creates is its user's alone:
+// the data directory 0700, demo.db and tasks.db (and SQLite's -wal and -shm
+// beside them) 0600, whatever the umask lets through.
+func TestDataDirPrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	dir := filepath.Join(t.TempDir(), "data")
+	a, err := newApp(config{toolset: "demo", dataDir: dir}, discardLogger())
+	require.NoError(t, err)
+	defer a.close()
+	// A write, so that the WAL files exist.
+	_, err = a.demo.notes.db.Exec(`UPDATE notes SET title = title WHERE id = 1`)
+	require.NoError(t, err)
+
+	fi, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm(), "data directory")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var dbs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		fi, err := e.Info()
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), e.Name())
+		dbs = append(dbs, e.Name())
+	}
+	assert.Subset(t, dbs, []string{"demo.db", "demo.db-wal", "tasks.db"})
+}

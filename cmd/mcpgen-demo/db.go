@@ -51,6 +51,9 @@ func openDB(dataDir string) (_ *sql.DB, seeded bool, err error) {
 	if strings.ContainsRune(path, '?') {
 		return nil, false, fmt.Errorf("data directory %q: the database path must not contain '?'", dataDir)
 	}
+	if err := createPrivate(path); err != nil {
+		return nil, false, fmt.Errorf("database %s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)")
 	if err != nil {
 		return nil, false, err

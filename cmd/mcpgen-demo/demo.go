@@ -86,6 +86,9 @@ func openDemo(cfg config, logger *slog.Logger) (_ *demo, err error) {
 			_ = d.Close()
 		}
 	}()
+	if err := makeDataDir(cfg.dataDir); err != nil {
+		return nil, err
+	}
 	root, seeded, err := openFiles(cfg.dataDir)
 	if err != nil {
 		return nil, err

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/adapters/sqlite"
 	"github.com/mcpgen/mcpgen/mcptool"
@@ -20,13 +20,18 @@ func taskStore(cfg config) (mcptool.RegistryOption, func() error, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := os.MkdirAll(c.dataDir, 0o750); err != nil {
-			return nil, nil, fmt.Errorf("tasks: %w", err)
+		if err := makeDataDir(c.dataDir); err != nil {
+			return nil, nil, err
 		}
 		path = filepath.Join(c.dataDir, "tasks.db")
 	}
 	if path == "" {
 		return mcptool.Tasks(mcptool.TaskSettings{}), func() error { return nil }, nil
+	}
+	if !strings.HasPrefix(path, ":") { // not SQLite's :memory:
+		if err := createPrivate(path); err != nil {
+			return nil, nil, fmt.Errorf("tasks: %w", err)
+		}
 	}
 	store, err := sqlite.Open(path)
 	if err != nil {
