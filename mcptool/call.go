@@ -81,7 +81,7 @@ func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage
 	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
 		if req := rp.CallRequest(); req != nil {
 			var err error
-			if cs, err = r.newCallState(t, req); err != nil {
+			if cs, err = r.newCallState(ctx, t, req); err != nil {
 				return nil, err
 			}
 			cs.peer = peer
@@ -102,7 +102,7 @@ func (r *Registry) toolHandler(t *tool) mcp.ToolHandler {
 // the middleware of a server built by Registry.Server (dispatch.go). It
 // never returns (nil, nil), and it never lets a panic reach go-sdk.
 func (r *Registry) serveCall(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	cs, err := r.newCallState(t, req)
+	cs, err := r.newCallState(ctx, t, req)
 	if err != nil {
 		return nil, err
 	}

@@ -263,23 +263,47 @@ func (cs *callState) pendingRequests() mcp.InputRequestMap {
 }
 
 // newCallState prepares the context of one call: on a retry after an
-// input-required result, the answers sealed into requestState and those the
-// client sent now.
-func (r *Registry) newCallState(t *tool, req *mcp.CallToolRequest) (*callState, error) {
+// input-required result, the answers sealed into its requestState and those
+// the client sent now to the keys that state asked.
+//
+// An answer counts only together with the requestState the server issued
+// for that very request (the tool, the arguments, the keys it asked), and
+// only once: inputResponses without a requestState, to keys the state did
+// not ask, or with a state already presented are dropped, and the tool asks
+// again. A state that does not open (forged, altered, expired) or was issued
+// for another call is a protocol error.
+func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*callState, error) {
 	cs := &callState{reg: r, tool: t, req: req, peer: sdkPeer{req}}
-	if req.Params.RequestState == "" && len(req.Params.InputResponses) == 0 {
+	if req.Params.RequestState == "" {
+		if len(req.Params.InputResponses) > 0 {
+			r.cfg.logger.InfoContext(ctx, "mcptool: inputResponses without requestState ignored: asking again", "tool", t.name)
+		}
 		return cs, nil
 	}
-	cs.answers = map[string]json.RawMessage{}
-	if req.Params.RequestState != "" {
-		a, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
-		}
-		cs.answers = a
+	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 	}
-	for k, v := range req.Params.InputResponses {
-		if v == nil {
+	if st.ID == "" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: malformed"}
+	}
+	first, err := r.cfg.spent.Spend(ctx, st.ID, time.Unix(st.Expires+1, 0))
+	if err != nil {
+		ref := newRef()
+		r.cfg.logger.ErrorContext(ctx, "mcptool: cannot record requestState as answered", "tool", t.name, "ref", ref, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
+	}
+	if !first {
+		r.cfg.logger.WarnContext(ctx, "mcptool: requestState presented again: its answers ignored, asking again", "tool", t.name)
+		return cs, nil
+	}
+	cs.answers = st.Answers
+	if cs.answers == nil {
+		cs.answers = map[string]json.RawMessage{}
+	}
+	for _, k := range st.Asked {
+		v, ok := req.Params.InputResponses[k]
+		if !ok || v == nil {
 			continue
 		}
 		if raw, err := json.Marshal(v); err == nil {
@@ -289,9 +313,10 @@ func (r *Registry) newCallState(t *tool, req *mcp.CallToolRequest) (*callState, 
 	return cs, nil
 }
 
-// inputRequired answers a call whose tool is waiting for input.
+// inputRequired answers a call whose tool is waiting for input: pending, and
+// a requestState that carries the answers so far and the keys now asked.
 func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*mcp.CallToolResult, error) {
-	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, cs.answers)
+	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, cs.answers, slices.Sorted(maps.Keys(pending)))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot seal requestState"}
 	}
@@ -301,11 +326,15 @@ func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*m
 // stateTTL bounds how long a client may take to answer input requests.
 const stateTTL = 30 * time.Minute
 
+// sealedState is what a requestState carries, encrypted and authenticated
+// with the registry's key.
 type sealedState struct {
+	ID      string                     `json:"i"` // spent once presented (SpentStore)
 	Tool    string                     `json:"t"`
-	Args    []byte                     `json:"a"`
-	Expires int64                      `json:"e"`
-	Answers map[string]json.RawMessage `json:"r,omitempty"`
+	Args    []byte                     `json:"a"`           // argsDigest of the call's arguments
+	Expires int64                      `json:"e"`           // Unix seconds
+	Asked   []string                   `json:"k"`           // the input keys this round asked
+	Answers map[string]json.RawMessage `json:"r,omitempty"` // of earlier rounds
 }
 
 // StateKey sets the 32-byte key that encrypts and authenticates the
@@ -335,8 +364,8 @@ func argsDigest(args json.RawMessage) []byte {
 	return sum[:]
 }
 
-func (r *Registry) sealState(tool string, args json.RawMessage, answers map[string]json.RawMessage) (string, error) {
-	plain, err := json.Marshal(sealedState{Tool: tool, Args: argsDigest(args), Expires: time.Now().Add(stateTTL).Unix(), Answers: answers})
+func (r *Registry) sealState(tool string, args json.RawMessage, answers map[string]json.RawMessage, asked []string) (string, error) {
+	plain, err := json.Marshal(sealedState{ID: rand.Text(), Tool: tool, Args: argsDigest(args), Expires: time.Now().Add(stateTTL).Unix(), Asked: asked, Answers: answers})
 	if err != nil {
 		return "", err
 	}
@@ -351,34 +380,31 @@ func (r *Registry) sealState(tool string, args json.RawMessage, answers map[stri
 	return base64.RawURLEncoding.EncodeToString(g.Seal(nonce, nonce, plain, []byte(tool))), nil
 }
 
-func (r *Registry) openState(state, tool string, args json.RawMessage) (map[string]json.RawMessage, error) {
+func (r *Registry) openState(state, tool string, args json.RawMessage) (sealedState, error) {
+	var s sealedState
 	raw, err := base64.RawURLEncoding.DecodeString(state)
 	if err != nil {
-		return nil, errors.New("not issued by this server")
+		return s, errors.New("not issued by this server")
 	}
 	g, err := r.aead()
 	if err != nil {
-		return nil, err
+		return s, err
 	}
 	if len(raw) < g.NonceSize() {
-		return nil, errors.New("not issued by this server")
+		return s, errors.New("not issued by this server")
 	}
 	plain, err := g.Open(nil, raw[:g.NonceSize()], raw[g.NonceSize():], []byte(tool))
 	if err != nil {
-		return nil, errors.New("not issued by this server, or altered")
+		return s, errors.New("not issued by this server, or altered")
 	}
-	var s sealedState
 	if err := json.Unmarshal(plain, &s); err != nil {
-		return nil, errors.New("malformed")
+		return s, errors.New("malformed")
 	}
 	if s.Tool != tool || string(s.Args) != string(argsDigest(args)) {
-		return nil, errors.New("issued for another call")
+		return s, errors.New("issued for another call")
 	}
 	if time.Now().Unix() > s.Expires {
-		return nil, errors.New("expired")
+		return s, errors.New("expired")
 	}
-	if s.Answers == nil {
-		s.Answers = map[string]json.RawMessage{}
-	}
-	return s.Answers, nil
+	return s, nil
 }

@@ -51,6 +51,7 @@ type registryConfig struct {
 	auditArgs     bool
 	cache         *mcpreflect.Cache
 	limiter       Limiter
+	spent         SpentStore
 	tasks         TaskSettings
 }
 

@@ -85,6 +85,9 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	if r.cfg.limiter == nil {
 		r.cfg.limiter = &localLimiter{}
 	}
+	if r.cfg.spent == nil {
+		r.cfg.spent = &localSpent{}
+	}
 	if len(r.cfg.stateKey) != 32 {
 		if r.cfg.stateKey != nil {
 			panic("mcptool: StateKey must be 32 bytes")

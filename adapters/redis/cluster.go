@@ -34,7 +34,7 @@ type Options struct {
 }
 
 // Cluster is the state a set of replicas shares through one Redis server:
-// rate limits, concurrency caps, tasks, 2025-era stream events and the
+// rate limits, concurrency caps, tasks, the requestStates answered, 2025-era stream events and the
 // requestState key. Make one per process with [Open], and give its
 // [Cluster.RegistryOptions] to mcptool.NewRegistry and its
 // [Cluster.HTTPOptions] to mcptool.NewHTTPHandler.
@@ -44,6 +44,7 @@ type Cluster struct {
 	limiter  *Limiter
 	events   *EventStore
 	tasks    *TaskStore
+	spent    *SpentStore
 	stateKey []byte
 }
 
@@ -112,6 +113,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Cluster, error) {
 	}
 	c.tasks = tasks
 	c.limiter = newLimiter(c.rdb, o.Prefix, o.LeaseTTL)
+	c.spent = &SpentStore{rdb: c.rdb, prefix: o.Prefix + "spent:"}
 	c.events = &EventStore{rdb: c.rdb, prefix: o.Prefix, ttl: o.EventTTL, maxEvents: o.MaxEvents}
 	return c, nil
 }
@@ -142,18 +144,24 @@ func (c *Cluster) EventStore() *EventStore { return c.events }
 // TaskStore returns the store of tasks.
 func (c *Cluster) TaskStore() *TaskStore { return c.tasks }
 
+// SpentStore returns the record of the requestStates already answered
+// (mcptool.SpentStates).
+func (c *Cluster) SpentStore() *SpentStore { return c.spent }
+
 // StateKey returns the key that seals requestState on every replica.
 func (c *Cluster) StateKey() []byte { return c.stateKey }
 
 // RegistryOptions returns the registry options that make a registry's
 // promises hold cluster-wide: its rate limits and concurrency caps, the
-// shared requestState key, its tasks. Append your own options after
+// shared requestState key and the record of the states already answered,
+// its tasks. Append your own options after
 // them; to set other task settings, pass mcptool.Tasks with Store set to
 // [Cluster.TaskStore].
 func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 	return []mcptool.RegistryOption{
 		mcptool.Limits(c.limiter),
 		mcptool.StateKey(c.stateKey),
+		mcptool.SpentStates(c.spent),
 		mcptool.Tasks(mcptool.TaskSettings{Store: c.tasks}),
 	}
 }
