@@ -2,6 +2,7 @@ package mcpreflect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -393,47 +394,19 @@ func (b *builder) structDecFor(t reflect.Type) (*structDec, error) {
 		return info.dec, nil
 	}
 	x := &structDec{t: t, fields: make([]fieldDec, 0, len(info.fields)), names: make([]string, 0, len(info.fields))}
-	info.dec = x // placeholder first: recursive types terminate
+	info.dec = x     // placeholder first: recursive types terminate
+	var errs []error // every field's problem, reported together
 	for _, f := range info.fields {
-		dec, err := b.compile(f.typ, f.schema)
+		fd, err := b.fieldDec(t, f)
 		if err != nil {
-			if de, ok := err.(*DefinitionError); ok && de.Field == "" {
-				de.Msg = fmt.Sprintf("field type %s: %s", de.Type, de.Msg)
-				de.Type, de.Field = typeString(t), f.goName
-			}
-			return nil, err
-		}
-		fd := fieldDec{name: f.name, typ: f.typ, dec: dec, required: f.required, residual: f.residual}
-		fd.offset, fd.steps = fieldLocation(t, f.index)
-		for _, c := range f.cross {
-			sf, _ := t.FieldByName(c.other)
-			fd.cross = append(fd.cross, crossDec{rule: c.rule, other: sf.Index, raw: c.raw})
-		}
-		if f.schema.Default != nil {
-			def, err := json.Marshal(f.schema.Default)
-			if err != nil {
-				return nil, err
-			}
-			// The default must pass the property's own checks.
-			var st decodeState
-			st.reset(def, 64)
-			scratch := reflect.New(f.typ)
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						st.errs = append(st.errs, Violation{Msg: fmt.Sprint(r)})
-					}
-				}()
-				dec.decode(&st, scratch.UnsafePointer())
-			}()
-			if len(st.errs) > 0 {
-				return nil, &DefinitionError{Type: typeString(t), Field: f.goName, Tag: fmt.Sprintf("jsonschema:%q", f.tags.raw.Get("jsonschema")),
-					Msg: fmt.Sprintf("default %s breaks the property's own rules: %s", def, st.errs[0].Msg)}
-			}
-			fd.def = def
+			errs = append(errs, err)
+			continue
 		}
 		x.fields = append(x.fields, fd)
 		x.names = append(x.names, f.name)
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
 	}
 	if len(x.fields) > 8 {
 		x.index = make(map[string]int, len(x.fields))
@@ -442,6 +415,73 @@ func (b *builder) structDecFor(t reflect.Type) (*structDec, error) {
 		}
 	}
 	return x, nil
+}
+
+// fieldDec compiles the decoder of struct t's field f and checks that its
+// default passes the field's own rules.
+func (b *builder) fieldDec(t reflect.Type, f *fieldInfo) (fieldDec, error) {
+	dec, err := b.compile(f.typ, f.schema)
+	if err != nil {
+		if de, ok := err.(*DefinitionError); ok && de.Field == "" {
+			de.Msg = fmt.Sprintf("field type %s: %s", de.Type, de.Msg)
+			de.Type, de.Field = typeString(t), f.goName
+		}
+		return fieldDec{}, err
+	}
+	fd := fieldDec{name: f.name, typ: f.typ, dec: dec, required: f.required, residual: f.residual}
+	fd.offset, fd.steps = fieldLocation(t, f.index)
+	for _, c := range f.cross {
+		sf, _ := t.FieldByName(c.other)
+		fd.cross = append(fd.cross, crossDec{rule: c.rule, other: sf.Index, raw: c.raw})
+	}
+	if f.schema.Default != nil {
+		def, err := json.Marshal(f.schema.Default)
+		if err != nil {
+			return fieldDec{}, err
+		}
+		// The default must pass the property's own checks.
+		var st decodeState
+		st.reset(def, 64)
+		scratch := reflect.New(f.typ)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					st.errs = append(st.errs, Violation{Msg: fmt.Sprint(r)})
+				}
+			}()
+			dec.decode(&st, scratch.UnsafePointer())
+		}()
+		if len(st.errs) > 0 {
+			msgs := make([]string, len(st.errs))
+			for i, v := range st.errs {
+				msgs[i] = v.Msg
+				if v.Path != "" {
+					msgs[i] = v.Path + ": " + v.Msg
+				}
+			}
+			return fieldDec{}, &DefinitionError{Type: typeString(t), Field: f.goName, Tag: fmt.Sprintf("jsonschema:%q", f.tags.raw.Get("jsonschema")),
+				Msg: fmt.Sprintf("default %s breaks the property's own rules: %s", def, strings.Join(msgs, "; "))}
+		}
+		fd.def = def
+	}
+	return fd, nil
+}
+
+// soundFieldErrors compiles the fields of struct t whose tags are good
+// when others' are not, so that a registration reports what they do wrong
+// (a default that breaks its own rules) together with the bad tags.
+func (b *builder) soundFieldErrors(t reflect.Type) error {
+	info := b.structs[t]
+	if info == nil || info.schema != nil {
+		return nil
+	}
+	var errs []error
+	for _, f := range info.sound {
+		if _, err := b.fieldDec(t, f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // fieldLocation returns the byte offset of the field at index within t, or

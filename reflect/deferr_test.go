@@ -628,3 +628,72 @@ func TestDefinitionErrorsAllReported(t *testing.T) {
 		t.Errorf("Error() is not every error, one a line:\n%s", err)
 	}
 }
+
+type errDefaultsInner struct {
+	Level int `json:"level,omitempty" jsonschema:"default=9" validate:"omitempty,max=5"`
+}
+
+// errDefaultsAndTags has bad defaults and bad tags, each of which used to
+// be reported only once the ones before it were fixed.
+type errDefaultsAndTags struct {
+	Color   string           `json:"color,omitempty" jsonschema:"enum=red,enum=blue,default=green"`
+	Mode    string           `json:"mode,omitempty" jsonschema:"default=medium" validate:"omitempty,oneof=fast slow"`
+	Limit   int              `json:"limit,omitempty" jsonschema:"default=500" validate:"omitempty,max=100"`
+	Code    string           `json:"code,omitempty" jsonschema:"pattern=^[A-Z]+$,default=abc"`
+	Name    string           `json:"name" jsonschema:"maxLenght=3"`
+	Count   int              `json:"count" validate:"min=1,,"`
+	Options errDefaultsInner `json:"options"`
+}
+
+// errDefaultsOnly has three bad defaults and good tags.
+type errDefaultsOnly struct {
+	Color string `json:"color,omitempty" jsonschema:"enum=red,enum=blue,default=green"`
+	Mode  string `json:"mode,omitempty" jsonschema:"default=medium" validate:"omitempty,oneof=fast slow"`
+	Limit int    `json:"limit,omitempty" jsonschema:"default=500" validate:"omitempty,max=100"`
+}
+
+// Every problem of a type is reported in one error: bad tags first, then
+// the defaults that break their own rules (enum, oneof, max, pattern), each
+// naming the type, the field and the tag.
+func TestDefaultErrorsWithTagErrors(t *testing.T) {
+	check := func(t *testing.T, err error, want []string) {
+		t.Helper()
+		var got []string
+		var walk func(error)
+		walk = func(err error) {
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				for _, e := range j.Unwrap() {
+					walk(e)
+				}
+				return
+			}
+			var de *DefinitionError
+			if !errors.As(err, &de) {
+				t.Errorf("not a *DefinitionError: %T %v", err, err)
+			}
+			got = append(got, err.Error())
+		}
+		walk(err)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("errors:\n got: %s\nwant: %s", strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+		}
+	}
+	defaults := []string{
+		`mcpreflect.errDefaultsAndTags.Color: tag jsonschema:"enum=red,enum=blue,default=green": default "green" breaks the property's own rules: must be one of "red", "blue", got "green"`,
+		`mcpreflect.errDefaultsAndTags.Mode: tag jsonschema:"default=medium": default "medium" breaks the property's own rules: must be one of "fast", "slow", got "medium"`,
+		`mcpreflect.errDefaultsAndTags.Limit: tag jsonschema:"default=500": default 500 breaks the property's own rules: must be at most 100, got 500`,
+		`mcpreflect.errDefaultsAndTags.Code: tag jsonschema:"pattern=^[A-Z]+$,default=abc": default "abc" breaks the property's own rules: must match the pattern ^[A-Z]+$`,
+		`mcpreflect.errDefaultsInner.Level: tag jsonschema:"default=9": default 9 breaks the property's own rules: must be at most 5, got 9`,
+	}
+	_, err := PlanFor(tf[errDefaultsOnly](), Options{})
+	check(t, err, []string{
+		strings.ReplaceAll(defaults[0], "errDefaultsAndTags", "errDefaultsOnly"),
+		strings.ReplaceAll(defaults[1], "errDefaultsAndTags", "errDefaultsOnly"),
+		strings.ReplaceAll(defaults[2], "errDefaultsAndTags", "errDefaultsOnly"),
+	})
+	_, err = PlanFor(tf[errDefaultsAndTags](), Options{})
+	check(t, err, append([]string{
+		`mcpreflect.errDefaultsAndTags.Name: tag jsonschema:"maxLenght=3": unknown key "maxLenght" (did you mean "maxLength"?)`,
+		`mcpreflect.errDefaultsAndTags.Count: tag validate:"min=1,,": empty rule`,
+	}, defaults...))
+}

@@ -61,6 +61,10 @@ func (b *builder) plan(t reflect.Type) (*Plan, error) {
 				err = errors.Join(merr, err)
 			}
 		}
+		// And what the fields with good tags do wrong (their defaults).
+		if derr := b.soundFieldErrors(t); derr != nil {
+			err = errors.Join(err, derr)
+		}
 		return nil, err
 	}
 	s = b.finish(s)

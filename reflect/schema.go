@@ -80,8 +80,9 @@ type structInfo struct {
 	schema    *jsonschema.Schema
 	fields    []*fieldInfo
 	recursive bool
-	meta      *metaField // the `_ struct{}` field with an mcp tag, if any
-	dec       *structDec // compiled lazily
+	meta      *metaField   // the `_ struct{}` field with an mcp tag, if any
+	dec       *structDec   // compiled lazily
+	sound     []*fieldInfo // the fields whose tags are good, also when others' are not
 }
 
 // fieldInfo is one JSON property of a struct.
@@ -378,6 +379,7 @@ func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
 			errs = append(errs, err)
 			continue
 		}
+		info.sound = append(info.sound, f)
 		s.Properties.Set(f.name, f.schema)
 		if f.required {
 			s.Required = append(s.Required, f.name)

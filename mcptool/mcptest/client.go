@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -221,7 +222,7 @@ func (c *Conn) Call(name string, args any) *Result {
 		c.t.Fatalf("mcptest: calling %s: %v", name, err)
 		return &Result{CallToolResult: &mcp.CallToolResult{}, t: c.t, name: name}
 	}
-	return &Result{CallToolResult: res, t: c.t, name: name}
+	return &Result{CallToolResult: res, t: c.t, name: name, conn: c}
 }
 
 func (c *Conn) call(ctx context.Context, name string, args any) (*mcp.CallToolResult, error) {
@@ -302,6 +303,7 @@ type Result struct {
 	*mcp.CallToolResult
 	t    testing.TB
 	name string
+	conn *Conn // for the tool's published output schema
 }
 
 // Text returns the text of the result's text blocks, joined by newlines.
@@ -315,8 +317,18 @@ func (r *Result) Text() string {
 	return strings.Join(parts, "\n")
 }
 
-// Decode decodes the result's structuredContent into v, a pointer. It fails
-// the test when the result is an error or has no structured content.
+// Decode decodes the result's structuredContent into v, a pointer to the
+// tool's own result type. A result that is not a JSON object (a slice, a
+// number, a string-typed value, ...) is sent as {"result": value}, and its
+// published output schema says so: Decode reads that schema (tools/list) and
+// decodes the wrapped value, so
+//
+//	var notes []Note
+//	c.Call("list_notes", nil).Decode(&notes)
+//
+// works. A map, or a struct with a field named "result", still receives
+// the object as sent. Decode fails the test when the result is an error or
+// has no structured content.
 func (r *Result) Decode(v any) {
 	r.t.Helper()
 	if r.IsError {
@@ -328,12 +340,94 @@ func (r *Result) Decode(v any) {
 		return
 	}
 	raw, err := json.Marshal(r.StructuredContent)
+	if err == nil && !holdsWrapper(v) && r.conn.wrapped(r.name) {
+		var w struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err = json.Unmarshal(raw, &w); err == nil {
+			raw = w.Result
+		}
+	}
 	if err == nil {
 		err = json.Unmarshal(raw, v)
 	}
 	if err != nil {
 		r.t.Errorf("mcptest: %s: decoding structuredContent into %T: %v", r.name, v, err)
 	}
+}
+
+// wrapped reports whether the named tool's published output schema is
+// mcpgen's wrapper of a result that is not an object: an object with the
+// one required property "result" and no others.
+func (c *Conn) wrapped(name string) bool {
+	if c == nil || c.Session == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	for tool, err := range c.Session.Tools(ctx, nil) {
+		if err != nil {
+			c.t.Errorf("mcptest: tools/list, to read %s's output schema: %v", name, err)
+			return false
+		}
+		if tool.Name == name {
+			return isWrapperSchema(tool.OutputSchema)
+		}
+	}
+	return false
+}
+
+// isWrapperSchema reports whether schema (as a client decodes it) is
+// {"type": "object", "properties": {"result": …}, "required": ["result"],
+// "additionalProperties": false}.
+func isWrapperSchema(schema any) bool {
+	raw, err := json.Marshal(schema)
+	if err != nil {
+		return false
+	}
+	var s struct {
+		Type                 any                        `json:"type"`
+		Properties           map[string]json.RawMessage `json:"properties"`
+		Required             []string                   `json:"required"`
+		AdditionalProperties *bool                      `json:"additionalProperties"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return false
+	}
+	_, ok := s.Properties["result"]
+	return s.Type == "object" && ok && len(s.Properties) == 1 &&
+		len(s.Required) == 1 && s.Required[0] == "result" &&
+		s.AdditionalProperties != nil && !*s.AdditionalProperties
+}
+
+// holdsWrapper reports whether v points to a map, or to a struct with a
+// JSON field named "result": a type that takes the wrapper object itself.
+func holdsWrapper(v any) bool {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Map:
+		return true
+	case reflect.Struct:
+		for f := range t.Fields() {
+			if !f.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" {
+				name = f.Name
+			}
+			if strings.EqualFold(name, "result") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ErrorText returns the text of an isError result: what the model reads
