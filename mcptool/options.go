@@ -52,6 +52,7 @@ type registryConfig struct {
 	cache         *mcpreflect.Cache
 	limiter       Limiter
 	tasks         TaskSettings
+	types         []mcpreflect.TypeHandler
 }
 
 type toolOption func(*toolConfig)
