@@ -89,7 +89,9 @@ func (e *methodsError) Unwrap() []error {
 // snake_case (SearchPages becomes search_pages). A method must have one of
 // the shapes [Registry.Add] accepts; one that does not is an error
 // ([CodeInvalidDefinition]) listing each such method and why, unless it is
-// excluded. Methods with pointer and
+// excluded. The methods a gRPC or Connect server inherits from its embedded
+// Unimplemented… type, and does not declare itself, are skipped: they answer
+// only "unimplemented". Methods with pointer and
 // value receivers both work when svc is a pointer, and calls use the value
 // svc points to as it is then (no copies). Nothing is registered unless
 // every method can be.
@@ -134,7 +136,8 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 	bad := map[string]error{}
 	for i := 0; i < t.NumMethod(); i++ {
 		m := t.Method(i)
-		if slices.Contains(cfg.exclude, m.Name) || (cfg.include != nil && !slices.Contains(cfg.include, m.Name)) {
+		if slices.Contains(cfg.exclude, m.Name) || (cfg.include != nil && !slices.Contains(cfg.include, m.Name)) ||
+			unimplementedStub(t, m.Name) {
 			continue
 		}
 		name := cfg.prefix + snakeCase(m.Name)

@@ -53,6 +53,7 @@ type registryConfig struct {
 	limiter       Limiter
 	spent         SpentStore
 	tasks         TaskSettings
+	types         []mcpreflect.TypeHandler
 }
 
 type toolOption func(*toolConfig)

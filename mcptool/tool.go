@@ -48,7 +48,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	for _, o := range opts {
 		o.applyTool(&cfg)
 	}
-	ro := mcpreflect.Options{KeepDefs: r.cfg.keepDefs, DeclareDialect: r.cfg.dialect}
+	ro := mcpreflect.Options{KeepDefs: r.cfg.keepDefs, DeclareDialect: r.cfg.dialect, Types: r.cfg.types}
 	if cfg.keepDefs != nil {
 		ro.KeepDefs = *cfg.keepDefs
 	}

@@ -32,7 +32,7 @@ var defaultCache Cache
 func DefaultCache() *Cache { return &defaultCache }
 
 // Plan returns the plan for argument type t (a struct, or a pointer to one):
-// from the cache, else from generated data (cmd/mcpgen), else derived by
+// from the handler among opts.Types that owns it, else from the cache, else from generated data (cmd/mcpgen), else derived by
 // reflection over the type's tags, then cached.
 func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 	if t == nil {
@@ -40,6 +40,15 @@ func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if h, s, err := handlerFor(opts.Types, t); err != nil || h != nil {
+		if err != nil {
+			return nil, err
+		}
+		return handlerPlan(h, t, s, opts) // the handler caches what it derives
+	}
+	if err := foreignType(t); err != nil {
+		return nil, err
 	}
 	key := planKey{t, opts.KeepDefs, opts.DeclareDialect, false}
 	cached := c != nil && opts.comments == nil
@@ -64,9 +73,21 @@ func (c *Cache) Plan(t reflect.Type, opts Options) (*Plan, error) {
 	return p, nil
 }
 
-// Output compiles result type t (nil for none): from the cache, else from
+// Output compiles result type t (nil for none): from the handler among
+// opts.Types that owns it, else from the cache, else from
 // generated data, else by reflection, then cached.
 func (c *Cache) Output(t reflect.Type, opts Options) (*Output, error) {
+	if t != nil {
+		if h, s, err := handlerFor(opts.Types, t); err != nil || h != nil {
+			if err != nil {
+				return nil, err
+			}
+			return handlerOutput(h, t, s, opts)
+		}
+		if err := foreignType(t); err != nil {
+			return nil, err
+		}
+	}
 	key := planKey{t, opts.KeepDefs, opts.DeclareDialect, opts.NoOutputSchema}
 	cached := c != nil && opts.comments == nil
 	if cached {

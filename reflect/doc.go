@@ -23,6 +23,14 @@
 // [*ArgumentsError] listing every offending argument path and the rule it
 // broke, all at once.
 //
+// # Types of other type systems
+//
+// A [TypeHandler] given in [Options].Types describes, decodes and encodes
+// the argument and result types it owns instead of this package's
+// reflection: the protobuf adapter's handler owns every proto.Message. A
+// protobuf message met without one is a [*DefinitionError] naming the
+// option that handles it.
+//
 // # Generated code
 //
 // cmd/mcpgen writes, per package, a file whose init calls

@@ -30,6 +30,7 @@ type Plan struct {
 
 	root    decoder
 	ptrType reflect.Type // *Type, what Decode writes through
+	handler TypeHandler  // owns Type, when one does (see typehandler.go)
 }
 
 // emptyArgs is the argument type of a function that takes none.
@@ -174,6 +175,12 @@ func (p *Plan) Decode(data []byte, dst any, maxDepth int) error {
 	}
 	if maxDepth <= 0 {
 		maxDepth = annotations.DefaultMaxDepth
+	}
+	if p.handler != nil {
+		if t := bytes.Trim(data, " \t\r\n"); len(t) == 0 || string(t) == "null" {
+			data = []byte("{}")
+		}
+		return p.decodeHandled(data, dst, maxDepth)
 	}
 	return p.decode(data, reflect.ValueOf(dst).UnsafePointer(), maxDepth)
 }

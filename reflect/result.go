@@ -27,6 +27,7 @@ const (
 	outDynamic                   // an interface: decided per value
 	outStructured                // anything else: structuredContent plus its JSON as text
 	outJSON                      // anything else, without an output schema: its JSON as text
+	outHandled                   // a type a TypeHandler owns: its Encode
 )
 
 var (
@@ -49,7 +50,8 @@ type Output struct {
 	Wrapped bool
 
 	kind     outKind
-	noSchema bool // Options.NoOutputSchema: never structuredContent
+	noSchema bool        // Options.NoOutputSchema: never structuredContent
+	handler  TypeHandler // owns Type, for outHandled
 }
 
 // errNilResult is returned by [Output.Result] for a nil pointer result.
@@ -116,6 +118,8 @@ func (o *Output) Result(v any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	case outStructured:
 		return o.structured(v)
+	case outHandled:
+		return o.handled(v)
 	case outJSON:
 		b, err := marshalResult(v)
 		if err != nil {
@@ -214,6 +218,12 @@ func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	return o.structuredJSON(b), nil
+}
+
+// structuredJSON is the result of JSON b: structuredContent (wrapped when
+// the output says so) and the same JSON as text.
+func (o *Output) structuredJSON(b []byte) *mcp.CallToolResult {
 	if o.Wrapped {
 		w := make([]byte, 0, len(b)+11)
 		w = append(w, `{"result":`...)
@@ -223,7 +233,23 @@ func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
-	}, nil
+	}
+}
+
+// handled is the result of a type a TypeHandler owns: its JSON, as
+// structuredContent unless the output publishes no schema.
+func (o *Output) handled(v any) (*mcp.CallToolResult, error) {
+	if v == nil || isNilPointer(v) {
+		return nil, errNilResult
+	}
+	b, err := o.handler.Encode(v)
+	if err != nil {
+		return nil, err
+	}
+	if o.noSchema {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	}
+	return o.structuredJSON(b), nil
 }
 
 // pngContent encodes an image as a PNG image content block.

@@ -29,6 +29,9 @@ type Options struct {
 	// no structuredContent, and a value that is not content is sent as its
 	// JSON in a text block.
 	NoOutputSchema bool
+	// Types are the handlers of types mcpgen does not describe by
+	// reflection, asked in order (see [TypeHandler]).
+	Types []TypeHandler
 
 	// comments supplies doc comments: comments(t, "") for a type,
 	// comments(t, "Field") for a field. A tag always wins over a comment.
@@ -162,6 +165,9 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 	case reflect.Pointer:
 		return b.schemaFor(t.Elem())
 	case reflect.Struct:
+		if err := foreignType(t); err != nil {
+			return nil, err // a protobuf message inside a Go struct
+		}
 		return b.structSchema(t)
 	case reflect.Slice, reflect.Array:
 		items, err := b.schemaFor(t.Elem())
