@@ -26,6 +26,10 @@ type Policy struct {
 	MaxArgBytes int           // maxArgBytes=4096: default DefaultMaxArgBytes
 	MaxDepth    int           // maxDepth=8: default DefaultMaxDepth
 	Task        TaskSupport   // task, task=required: default TaskForbidden
+	// Scopes are the OAuth scopes a caller's token must all carry
+	// (scopes=notes:read notes:write); default none. Non-nil and empty: none,
+	// even where a registry's default says otherwise.
+	Scopes []string
 }
 
 // Rate is a rate limit: PerSecond calls a second on average, in bursts of
@@ -74,6 +78,9 @@ func (p Policy) Merge(o Policy) Policy {
 	if o.Task != "" {
 		p.Task = o.Task
 	}
+	if o.Scopes != nil {
+		p.Scopes = o.Scopes
+	}
 	return p
 }
 
@@ -113,6 +120,9 @@ func (p Policy) check() error {
 	case p.MaxArgBytes < 0 || p.MaxDepth < 0:
 		return fmt.Errorf("maxArgBytes and maxDepth must be positive")
 	}
+	if err := CheckScopes(p.Scopes); err != nil {
+		return err
+	}
 	switch p.Task {
 	case "", TaskForbidden, TaskOptional, TaskRequired:
 		return nil
@@ -139,6 +149,13 @@ func (p *Policy) set(it Item) (ok bool, err error) {
 		default:
 			return true, fmt.Errorf("task takes no value (the tool may run as a task), or task=required")
 		}
+		return true, nil
+	case "scopes":
+		s, err := parseScopes(it)
+		if err != nil {
+			return true, err
+		}
+		p.Scopes = s
 		return true, nil
 	case "timeout", "rate", "sessionRate", "burst", "sessionBurst", "concurrency", "maxArgBytes", "maxDepth":
 	default:

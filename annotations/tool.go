@@ -19,7 +19,7 @@ func Keys() []string {
 	return []string{
 		"title", "readOnly", "destructive", "idempotent", "openWorld",
 		"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "confirm",
-		"maxArgBytes", "maxDepth", "task",
+		"maxArgBytes", "maxDepth", "task", "scopes",
 	}
 }
 

@@ -160,7 +160,7 @@ func TestPolicyResolved(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := annotations.Keys()
-	assert.Len(t, keys, 15)
+	assert.Len(t, keys, 16)
 	for _, k := range keys {
 		tag := k + "=1"
 		if k == "title" {
@@ -174,6 +174,9 @@ func TestKeys(t *testing.T) {
 		}
 		if k == "timeout" {
 			tag = "timeout=1s"
+		}
+		if k == "scopes" {
+			tag = "scopes=a:read"
 		}
 		_, err := annotations.Parse(tag)
 		assert.NoError(t, err, "every listed key parses: %s", tag)

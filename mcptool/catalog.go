@@ -24,6 +24,7 @@ type catalogTool struct {
 	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
 	Hints        catalogHints    `json:"hints"`
+	Scopes       []string        `json:"scopes,omitempty"` // the OAuth scopes a caller needs
 	Arguments    []argument      `json:"arguments"`
 	Result       []argument      `json:"result,omitempty"` // the fields of the structured result
 	InputSchema  json.RawMessage `json:"inputSchema"`
@@ -59,6 +60,7 @@ func (r *Registry) catalog() (*catalog, error) {
 		a := t.def.Annotations
 		ct.Hints = catalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
 		ct.Hints.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
+		ct.Scopes = t.pol.scopes
 		ct.InputSchema = t.plan.SchemaJSON
 		in, err := schemaMap(t.plan.SchemaJSON)
 		if err != nil {
@@ -394,6 +396,9 @@ func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
 			fmt.Fprintf(&b, "%s\n\n", t.Description)
 		}
 		fmt.Fprintf(&b, "Hints: %s.\n\n", hintsText(t.Hints))
+		if len(t.Scopes) > 0 {
+			fmt.Fprintf(&b, "Scopes (the caller's token needs all): `%s`.\n\n", strings.Join(t.Scopes, "`, `"))
+		}
 		if len(t.Arguments) == 0 {
 			b.WriteString("Arguments: none.\n\n")
 		} else {

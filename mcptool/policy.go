@@ -32,6 +32,7 @@ type policy struct {
 	confirm      bool
 	maxArgBytes  int
 	maxDepth     int
+	scopes       []string // OAuth scopes a caller's token must all carry (auth.go)
 	middleware   []Middleware
 }
 
@@ -126,6 +127,7 @@ func resolvePolicy(p annotations.Policy, middleware []Middleware) policy {
 		confirm:      p.Confirm,
 		maxArgBytes:  p.MaxArgBytes,
 		maxDepth:     p.MaxDepth,
+		scopes:       p.Scopes,
 		middleware:   middleware,
 	}
 }

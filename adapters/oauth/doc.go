@@ -1,0 +1,30 @@
+// Package mcpoauth verifies OAuth 2.1 access tokens that are JWTs signed by
+// an authorization server, for an MCP server acting as a resource server
+// (the MCP authorization specification, RFC 9068 access tokens).
+//
+// [New] discovers the issuer's JWKS from its metadata (RFC 8414
+// /.well-known/oauth-authorization-server or OpenID Connect
+// /.well-known/openid-configuration), keeps it in a cache that refreshes in
+// the background (github.com/lestrrat-go/jwx/v3) and fetches it again, at
+// most once per [Options].RefetchInterval, when a token names a key it does
+// not know (the issuer rotated its keys). [Verifier.Verify] checks the
+// signature with an algorithm of the allowlist (never none, never HMAC: the
+// keys are public), exp and nbf with a small leeway, iss, and that aud names
+// this server's resource identifier (RFC 8707), and caches what it learned
+// per token until the token expires, in a bounded cache.
+//
+// Verify has the shape of go-sdk's auth.TokenVerifier, the seam
+// mcptool.Authorization takes:
+//
+//	v, err := mcpoauth.New(ctx, &mcpoauth.Options{
+//		Issuer:   "https://auth.example.com/realms/mcp",
+//		Audience: "https://mcp.example.com/mcp",
+//	})
+//	h := mcptool.NewHTTPHandler(srv, mcptool.Authorization(v.Verify, &oauthex.ProtectedResourceMetadata{
+//		Resource:             "https://mcp.example.com/mcp",
+//		AuthorizationServers: []string{"https://auth.example.com/realms/mcp"},
+//	}))
+//
+// It is a module of its own so that the core does not download a JWT
+// library for users who do not need one.
+package mcpoauth

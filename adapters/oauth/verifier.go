@@ -1,0 +1,313 @@
+package mcpoauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lestrrat-go/httprc/v3"
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// Options configure a [Verifier]. Issuer and Audience are required.
+type Options struct {
+	// Issuer is the authorization server's issuer identifier, exactly as
+	// its tokens' iss claim and its metadata's issuer spell it.
+	Issuer string
+	// Audience is this server's resource identifier (RFC 8707): tokens
+	// whose aud does not name it are refused.
+	Audience string
+	// Algorithms are the signature algorithms accepted. Default: RS256,
+	// RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA. none
+	// and the HMAC algorithms are never accepted.
+	Algorithms []string
+	// Leeway is how far exp and nbf may be off, for clocks that drift.
+	// Default 30 seconds; negative: none.
+	Leeway time.Duration
+	// RefetchInterval is how often, at most, a token naming a key the
+	// JWKS does not hold makes the verifier fetch the JWKS again. Default
+	// 10 seconds.
+	RefetchInterval time.Duration
+	// CacheSize bounds the tokens whose verification is remembered until
+	// they expire. Default 10,000; negative: none remembered.
+	CacheSize int
+	// HTTPClient fetches the metadata and the JWKS. Default: a client with
+	// a 10-second timeout.
+	HTTPClient *http.Client
+}
+
+// Verifier verifies the access tokens of one issuer for one audience. Its
+// methods are safe for concurrent use.
+type Verifier struct {
+	opts    Options
+	algs    []jwa.SignatureAlgorithm
+	jwksURI string
+	cache   *jwk.Cache
+
+	refetchMu   sync.Mutex
+	lastRefetch time.Time
+
+	mu     sync.Mutex
+	tokens map[[sha256.Size]byte]*auth.TokenInfo
+}
+
+// ErrNoJWKS reports an issuer whose metadata cannot be found or names no
+// JWKS.
+var ErrNoJWKS = errors.New("mcpoauth: no JWKS for the issuer")
+
+var defaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+
+// New discovers the issuer's metadata and fetches its JWKS; the verifier
+// keeps the JWKS fresh until ctx ends or [Verifier.Close].
+func New(ctx context.Context, o *Options) (*Verifier, error) {
+	var opts Options
+	if o != nil {
+		opts = *o
+	}
+	if opts.Issuer == "" || opts.Audience == "" {
+		return nil, errors.New("mcpoauth: Options.Issuer and Options.Audience are required")
+	}
+	if opts.Leeway == 0 {
+		opts.Leeway = 30 * time.Second
+	} else if opts.Leeway < 0 {
+		opts.Leeway = 0
+	}
+	if opts.RefetchInterval <= 0 {
+		opts.RefetchInterval = 10 * time.Second
+	}
+	if opts.CacheSize == 0 {
+		opts.CacheSize = 10_000
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if len(opts.Algorithms) == 0 {
+		opts.Algorithms = defaultAlgorithms
+	}
+	v := &Verifier{opts: opts, tokens: map[[sha256.Size]byte]*auth.TokenInfo{}}
+	for _, name := range opts.Algorithms {
+		alg, ok := jwa.LookupSignatureAlgorithm(name)
+		if !ok || alg == jwa.NoSignature() || strings.HasPrefix(name, "HS") {
+			return nil, fmt.Errorf("mcpoauth: algorithm %q is not accepted: want asymmetric algorithms such as RS256 or ES256", name)
+		}
+		v.algs = append(v.algs, alg)
+	}
+	meta, err := auth.GetAuthServerMetadata(ctx, opts.Issuer, opts.HTTPClient)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoJWKS, err)
+	}
+	if meta == nil || meta.JWKSURI == "" {
+		return nil, fmt.Errorf("%w: %s publishes no metadata naming a jwks_uri (RFC 8414 or OpenID Connect discovery)", ErrNoJWKS, opts.Issuer)
+	}
+	v.jwksURI = meta.JWKSURI
+	v.cache, err = jwk.NewCache(ctx, httprc.NewClient())
+	if err != nil {
+		return nil, fmt.Errorf("mcpoauth: %w", err)
+	}
+	if err := v.cache.Register(ctx, v.jwksURI, jwk.WithHTTPClient(opts.HTTPClient)); err != nil {
+		_ = v.cache.Shutdown(context.Background())
+		return nil, fmt.Errorf("%w: %v", ErrNoJWKS, err)
+	}
+	return v, nil
+}
+
+// Close stops refreshing the JWKS.
+func (v *Verifier) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return v.cache.Shutdown(ctx)
+}
+
+// Verify checks a bearer token, with the shape of go-sdk's
+// auth.TokenVerifier: the TokenInfo carries the subject (UserID), the
+// scopes (the scope claim, or scp), the expiry and, in Extra, "client_id"
+// (client_id, else azp). Every failure wraps auth.ErrInvalidToken and says
+// what was wrong with the token, never what it holds.
+func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	key := sha256.Sum256([]byte(token))
+	now := time.Now()
+	if ti := v.cached(key, now); ti != nil {
+		return ti, nil
+	}
+	ti, err := v.verify(ctx, token, now)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
+	}
+	v.remember(key, ti, now)
+	return ti, nil
+}
+
+func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*auth.TokenInfo, error) {
+	msg, err := jws.Parse([]byte(token), jws.WithCompact())
+	if err != nil {
+		return nil, errors.New("not a signed JWT")
+	}
+	sigs := msg.Signatures()
+	if len(sigs) != 1 {
+		return nil, errors.New("not a JWT with one signature")
+	}
+	h := sigs[0].ProtectedHeaders()
+	alg, ok := h.Algorithm()
+	if !ok || !slices.Contains(v.algs, alg) {
+		return nil, fmt.Errorf("signature algorithm %q is not accepted", alg.String())
+	}
+	kid, _ := h.KeyID()
+	key, err := v.key(ctx, kid)
+	if err != nil {
+		return nil, err
+	}
+	if ka, ok := key.Algorithm(); ok && ka.String() != alg.String() {
+		return nil, fmt.Errorf("key %q is for %s, not %s", kid, ka, alg)
+	}
+	tok, err := jwt.Parse([]byte(token),
+		jwt.WithKey(alg, key),
+		jwt.WithValidate(true),
+		jwt.WithClock(jwt.ClockFunc(func() time.Time { return now })),
+		jwt.WithAcceptableSkew(v.opts.Leeway),
+		jwt.WithIssuer(v.opts.Issuer),
+		jwt.WithAudience(v.opts.Audience),
+		jwt.WithRequiredClaim("exp"),
+	)
+	if err != nil {
+		return nil, reason(err)
+	}
+	return tokenInfo(tok)
+}
+
+// reason says why jwx refused a token, in a few words.
+func reason(err error) error {
+	switch {
+	case errors.Is(err, jwt.TokenExpiredError()):
+		return errors.New("the token has expired")
+	case errors.Is(err, jwt.TokenNotYetValidError()):
+		return errors.New("the token is not valid yet")
+	case errors.Is(err, jwt.InvalidIssuerError()):
+		return errors.New("the token is from another issuer")
+	case errors.Is(err, jwt.InvalidAudienceError()):
+		return errors.New("the token is not for this server (aud)")
+	case errors.Is(err, jwt.MissingRequiredClaimError()):
+		return errors.New("the token has no exp")
+	}
+	return errors.New("the signature or the claims do not verify")
+}
+
+// key returns the JWKS key kid names; a kid the JWKS does not hold makes it
+// fetch the JWKS again, at most once per RefetchInterval.
+func (v *Verifier) key(ctx context.Context, kid string) (jwk.Key, error) {
+	set, err := v.cache.Lookup(ctx, v.jwksURI)
+	if err == nil {
+		if k, ok := pick(set, kid); ok {
+			return k, nil
+		}
+	}
+	v.refetchMu.Lock()
+	if time.Since(v.lastRefetch) < v.opts.RefetchInterval {
+		v.refetchMu.Unlock()
+		return nil, fmt.Errorf("no key %q in the issuer's JWKS", kid)
+	}
+	v.lastRefetch = time.Now()
+	v.refetchMu.Unlock()
+	set, err = v.cache.Refresh(ctx, v.jwksURI)
+	if err != nil {
+		return nil, errors.New("the issuer's JWKS cannot be fetched")
+	}
+	if k, ok := pick(set, kid); ok {
+		return k, nil
+	}
+	return nil, fmt.Errorf("no key %q in the issuer's JWKS", kid)
+}
+
+// pick finds the key kid names; a token without kid may use the JWKS's only
+// key.
+func pick(set jwk.Set, kid string) (jwk.Key, bool) {
+	if kid == "" {
+		if set.Len() == 1 {
+			return set.Key(0)
+		}
+		return nil, false
+	}
+	return set.LookupKeyID(kid)
+}
+
+// tokenInfo reads what a verified token says of its caller.
+func tokenInfo(tok jwt.Token) (*auth.TokenInfo, error) {
+	sub, _ := tok.Subject()
+	exp, _ := tok.Expiration()
+	ti := &auth.TokenInfo{UserID: sub, Expiration: exp, Extra: map[string]any{}}
+	var scope string
+	if tok.Get("scope", &scope) == nil {
+		ti.Scopes = strings.Fields(scope)
+	} else {
+		var scp any
+		if tok.Get("scp", &scp) == nil {
+			switch s := scp.(type) {
+			case string:
+				ti.Scopes = strings.Fields(s)
+			case []any:
+				for _, x := range s {
+					if str, ok := x.(string); ok {
+						ti.Scopes = append(ti.Scopes, str)
+					}
+				}
+			}
+		}
+	}
+	var client string
+	if tok.Get("client_id", &client) == nil || tok.Get("azp", &client) == nil {
+		ti.Extra["client_id"] = client
+	}
+	if sub == "" {
+		return nil, errors.New("the token has no sub")
+	}
+	return ti, nil
+}
+
+// cached returns what an earlier Verify learned of the token, until it
+// expires.
+func (v *Verifier) cached(key [sha256.Size]byte, now time.Time) *auth.TokenInfo {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	ti := v.tokens[key]
+	if ti == nil {
+		return nil
+	}
+	if !now.Before(ti.Expiration.Add(v.opts.Leeway)) {
+		delete(v.tokens, key)
+		return nil
+	}
+	return ti
+}
+
+// remember keeps ti for the token until it expires; a full cache first
+// drops the tokens that expired, else one at random.
+func (v *Verifier) remember(key [sha256.Size]byte, ti *auth.TokenInfo, now time.Time) {
+	if v.opts.CacheSize < 0 {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.tokens) >= v.opts.CacheSize {
+		for k, t := range v.tokens {
+			if !now.Before(t.Expiration.Add(v.opts.Leeway)) {
+				delete(v.tokens, k)
+			}
+		}
+		for k := range v.tokens {
+			if len(v.tokens) < v.opts.CacheSize {
+				break
+			}
+			delete(v.tokens, k)
+		}
+	}
+	v.tokens[key] = ti
+}
