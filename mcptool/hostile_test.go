@@ -110,7 +110,7 @@ func newHostileEnv(t *testing.T) *hsEnv {
 	} {
 		require.NoError(t, os.Symlink(target, filepath.Join(root.Dir(), link)))
 	}
-	run, err := safety.NewRunner([]string{"echo"}, safety.RunnerOptions{Timeout: 5 * time.Second, MaxOutput: 4096})
+	run, err := safety.NewRunner(root, safety.Builtin("echo"), safety.RunnerOptions{Timeout: 5 * time.Second, MaxOutput: 4096})
 	require.NoError(t, err)
 
 	reg := mcptool.NewRegistry(quiet())

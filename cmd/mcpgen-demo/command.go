@@ -2,16 +2,31 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/mcptool/safety"
 )
 
 // Commands runs programs from an allowlist (the -allow flag), without a
-// shell, in the data directory's files folder, with a time limit and an
-// output cap.
+// shell, confined to the data directory's files folder, with a time limit
+// and an output cap. Each program has an argument policy (safety.Builtin):
+// the options it accepts, and which arguments are paths, resolved in the
+// folder and refused when they lead out.
 type Commands struct {
-	runner  *safety.Runner
-	allowed []string
+	runner   *safety.Runner
+	programs []safety.Program
+}
+
+// description is what the model is told of the programs: each one's usage
+// line, so it knows the options it may give.
+func (c *Commands) description() string {
+	var b strings.Builder
+	b.WriteString("Allowed programs, with the only options each accepts (PATH: relative to the files folder, " +
+		"which the program runs in; a path that leads out of it, absolute or through .. or a symlink, is refused):")
+	for _, p := range c.programs {
+		b.WriteString("\n- " + p.String())
+	}
+	return b.String()
 }
 
 // CommandArgs are the arguments of execute_command.
@@ -20,8 +35,9 @@ type CommandArgs struct {
 	// The program to run, by name (no path), from the server's allowlist, e.g. "ls"; the tool's
 	// description lists the allowed programs.
 	Command string `json:"command" jsonschema:"example=ls" validate:"required,min=1,max=64"`
-	// The program's arguments, passed as they are, e.g. ["-l", "sales.csv"]; there is no shell, so
-	// quotes, globs (*), pipes (|) and $VARIABLES are plain text.
+	// The program's arguments, e.g. ["-l", "sales.csv"]: the options the tool's description lists for
+	// the program, and paths relative to the files folder. There is no shell, so quotes, globs (*),
+	// pipes (|) and $VARIABLES are plain text.
 	Args []string `json:"args,omitempty" jsonschema:"maxItems=64" validate:"omitempty,dive,max=4096"`
 }
 
@@ -44,8 +60,9 @@ type CommandResult struct {
 
 // Execute runs a program from the server's allowlist with arguments, without
 // a shell, in the data directory's files folder, with a time limit and an
-// output cap. A program off the list is refused. A non-zero exit status is
-// reported in the result, not as an error.
+// output cap. A program off the list, an option the program does not
+// accept, and a path outside the files folder are refused before anything
+// runs. A non-zero exit status is reported in the result, not as an error.
 //
 // Example: {"command": "wc", "args": ["-l", "sales.csv"]} returns
 // {"exitCode": 0, "stdout": "25 sales.csv\n", ...}.

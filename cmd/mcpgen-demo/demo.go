@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/mcptool"
@@ -102,11 +101,12 @@ func openDemo(cfg config, logger *slog.Logger) (_ *demo, err error) {
 	logger.Info("data directory", "dir", cfg.dataDir, "files_seeded", seeded, "notes_seeded", seededNotes)
 
 	if allow := allowlist(cfg.allow, logger); len(allow) > 0 {
-		runner, err := safety.NewRunner(allow, safety.RunnerOptions{Timeout: cfg.cmdTimeout, Dir: root.Dir()})
+		programs := safety.Builtin(allow...)
+		runner, err := safety.NewRunner(root, programs, safety.RunnerOptions{Timeout: cfg.cmdTimeout})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("-allow: %w", err)
 		}
-		d.commands = &Commands{runner: runner, allowed: allow}
+		d.commands = &Commands{runner: runner, programs: programs}
 	}
 	client := &http.Client{Timeout: httpTimeout}
 	d.files = &Files{root: root, progressEvery: 10_000}
@@ -141,7 +141,7 @@ func allowlist(given []string, logger *slog.Logger) []string {
 func docsDemo() *demo {
 	return &demo{
 		files:    &Files{},
-		commands: &Commands{allowed: defaultAllow},
+		commands: &Commands{programs: safety.Builtin(defaultAllow...)},
 		records:  &Records{},
 		notes:    &Notes{},
 		github:   &GitHub{},
@@ -180,7 +180,7 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, d.confirmed()...))
 	if d.commands != nil {
 		check("execute_command", mcptool.Add(reg, "execute_command", d.commands.Execute,
-			mcptool.AppendDescription(`Allowed programs: `+strings.Join(d.commands.allowed, ", ")+`.`)))
+			mcptool.AppendDescription(d.commands.description())))
 	}
 	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue))
 	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current))

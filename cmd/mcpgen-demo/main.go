@@ -120,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
 	fs.StringVar(&cfg.tasksDB, "tasks-db", "", "the SQLite `FILE` that keeps tasks (long calls the client polls), so they survive restarts (default: tasks.db in the data directory; in memory for -toolset conformance; with -redis: in Redis)")
-	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...` (no paths; empty: no execute_command)")
+	fs.StringVar(&allow, "allow", strings.Join(defaultAllow, ","), "the programs execute_command may run, comma-separated `CMD,...`, each with its built-in argument policy: cat, date, echo, head, ls, sleep, tail, uname, wc (empty: no execute_command)")
 	fs.BoolVar(&confirm, "confirm", true, "ask the user (through elicitation) before delete_file and delete_page run; -confirm=false for clients that cannot be asked")
 	fs.DurationVar(&cfg.cmdTimeout, "cmd-timeout", defaultCmdTimeout, "execute_command's time limit per run")
 	fs.StringVar(&cfg.githubURL, "github-url", envOr("MCPGEN_GITHUB_URL", defaultGitHubURL), "GitHub REST API base `URL`, e.g. https://github.example.com/api/v3 for GitHub Enterprise")

@@ -214,84 +214,158 @@ func ExampleRoot_FS() {
 	// <nil>
 }
 
-// NewRunner looks every allowlisted program up in PATH once, so a missing
-// program is found at start-up; entries must be names, not paths.
+// NewRunner looks every program up in PATH once, so a missing program is
+// found at start-up; Builtin gives the argument policies of common programs,
+// and a program without one is refused.
 func ExampleNewRunner() {
-	run, err := safety.NewRunner([]string{"echo", "true"}, safety.RunnerOptions{})
+	root, done := exampleRoot()
+	defer done()
+
+	run, err := safety.NewRunner(root, safety.Builtin("echo", "ls"), safety.RunnerOptions{})
 	fmt.Println(run.Allowed(), err)
 
-	_, err = safety.NewRunner([]string{"/bin/echo"}, safety.RunnerOptions{})
+	_, err = safety.NewRunner(root, safety.Builtin("sh"), safety.RunnerOptions{})
 	fmt.Println(err)
 	// Output:
-	// [echo true] <nil>
-	// safety: allowlist entry "/bin/echo": give a program name, not a path
+	// [echo ls] <nil>
+	// safety: program "sh": no built-in argument policy (built in: cat, date, echo, head, ls, sleep, tail, uname, wc); describe its arguments with a Program
 }
 
-// Run passes arguments to the program as they are, without a shell, so
-// shell metacharacters in a model's input are plain text. A program off the
-// list is an error the model can read.
+// Run checks the arguments against the program's policy and resolves every
+// path in the root before the program starts: a path that leads out, or an
+// option the policy does not accept, is an error the model can read, and
+// nothing runs. There is no shell, so metacharacters are plain text.
 func ExampleRunner_Run() {
-	run, err := safety.NewRunner([]string{"echo"}, safety.RunnerOptions{})
+	root, done := exampleRoot()
+	defer done()
+	if err := root.WriteFile("sales.csv", []byte("region,units\nnorth,3\nsouth,4\n")); err != nil {
+		panic(err)
+	}
+	run, err := safety.NewRunner(root, safety.Builtin("echo", "wc"), safety.RunnerOptions{})
 	if err != nil {
 		panic(err)
 	}
 	ctx := context.Background()
 
 	res, err := run.Run(ctx, "echo", "hello", "$(id)", "; rm -rf /", "|cat")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("%q exit=%d\n", res.Stdout, res.ExitCode)
+	fmt.Printf("%q %v\n", res.Stdout, err)
+	res, err = run.Run(ctx, "wc", "-l", "sales.csv")
+	fmt.Printf("%q %v\n", res.Stdout, err)
 
+	for _, args := range [][]string{
+		{"-l", "/etc/passwd"},
+		{"-l", "../../etc/passwd"},
+		{"--files0-from=/etc/passwd"},
+	} {
+		_, err = run.Run(ctx, "wc", args...)
+		fmt.Println(err)
+	}
 	_, err = run.Run(ctx, "rm", "-rf", "/")
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, safety.ErrNotAllowed), mcptool.IsUserError(err))
 	// Output:
-	// "hello $(id) ; rm -rf / |cat\n" exit=0
-	// program is not on the allowlist: "rm" (allowed: echo)
+	// "hello $(id) ; rm -rf / |cat\n" <nil>
+	// "3 sales.csv\n" <nil>
+	// wc: path is outside the allowed directory: "/etc/passwd" is absolute; give a path relative to the data directory
+	// wc: path is outside the allowed directory: "../../etc/passwd" leaves the data directory
+	// wc: argument not accepted: option "--files0-from" is not accepted (wc accepts -c, --bytes, -m, --chars, -l, --lines, -w, --words, -L, --max-line-length)
+	// program is not on the allowlist: "rm" (allowed: echo, wc)
 	// true true
 }
 
-// Allowed lists the runner's programs, sorted: handy for a tool's
-// description, so the model knows what it may run.
+// A Program describes a program Builtin does not know: the options it
+// accepts (an allowlist: any other is refused), which take a value, and
+// whether its operands are text or paths below the root. Its String is a
+// usage line for the tool's description.
+func ExampleProgram() {
+	root, done := exampleRoot()
+	defer done()
+	if err := root.WriteFile("notes.txt", []byte("b\na\nb\n")); err != nil {
+		panic(err)
+	}
+	sortProg := safety.Program{
+		Name: "sort",
+		Options: []safety.Option{
+			{Names: []string{"-r", "--reverse"}},
+			{Names: []string{"-u", "--unique"}},
+			{Names: []string{"-k", "--key"}, Value: safety.Text},
+			// Not -o/--output (it writes anywhere), nor --files0-from.
+		},
+		Operands: safety.Path,
+	}
+	fmt.Println(sortProg)
+
+	run, err := safety.NewRunner(root, []safety.Program{sortProg}, safety.RunnerOptions{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := run.Run(context.Background(), "sort", "-ru", "notes.txt")
+	fmt.Printf("%q %v\n", res.Stdout, err)
+	_, err = run.Run(context.Background(), "sort", "-o/tmp/x", "notes.txt")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, safety.ErrArgument))
+	// Output:
+	// sort [-r|--reverse] [-u|--unique] [-k TEXT|--key=TEXT] [PATH...]
+	// "b\na\n" <nil>
+	// sort: argument not accepted: option "-o" is not accepted (sort accepts -r, --reverse, -u, --unique, -k, --key)
+	// true
+}
+
+// Builtin's policies, as the usage lines a tool description can show.
+func ExampleBuiltin() {
+	for _, p := range safety.Builtin("date", "uname", "wc") {
+		fmt.Println(p)
+	}
+	// Output:
+	// date [-u|--utc|--universal] [-R|--rfc-email] [-I[TEXT]|--iso-8601[=TEXT]] [--rfc-3339=TEXT] [-r PATH|--reference=PATH] [+FORMAT]
+	// uname [-a|--all] [-s|--kernel-name] [-n|--nodename] [-r|--kernel-release] [-v|--kernel-version] [-m|--machine] [-p|--processor] [-i|--hardware-platform] [-o|--operating-system]
+	// wc [-c|--bytes] [-m|--chars] [-l|--lines] [-w|--words] [-L|--max-line-length] [PATH...]
+}
+
+// Allowed lists the runner's programs, sorted.
 func ExampleRunner_Allowed() {
-	run, err := safety.NewRunner([]string{"true", "echo", "false"}, safety.RunnerOptions{})
+	root, done := exampleRoot()
+	defer done()
+	run, err := safety.NewRunner(root, safety.Builtin("wc", "echo", "date"), safety.RunnerOptions{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("Runs one of:", run.Allowed())
 	// Output:
-	// Runs one of: [echo false true]
+	// Runs one of: [date echo wc]
 }
 
 // RunnerOptions bound each run: MaxOutput cuts stdout and stderr (and sets
 // Truncated), Timeout stops the program (and sets TimedOut), and Env
 // replaces the environment, which by default holds only PATH.
 func ExampleRunnerOptions() {
+	root, done := exampleRoot()
+	defer done()
 	ctx := context.Background()
+	env := safety.Program{Name: "env"} // no arguments at all
 
-	capped, err := safety.NewRunner([]string{"echo"}, safety.RunnerOptions{MaxOutput: 5})
+	capped, err := safety.NewRunner(root, safety.Builtin("echo"), safety.RunnerOptions{MaxOutput: 5})
 	if err != nil {
 		panic(err)
 	}
 	res, _ := capped.Run(ctx, "echo", "a long line of output")
 	fmt.Printf("%q truncated=%v\n", res.Stdout, res.Truncated)
 
-	quick, err := safety.NewRunner([]string{"sleep"}, safety.RunnerOptions{Timeout: 100 * time.Millisecond})
+	quick, err := safety.NewRunner(root, safety.Builtin("sleep"), safety.RunnerOptions{Timeout: 100 * time.Millisecond})
 	if err != nil {
 		panic(err)
 	}
 	res, _ = quick.Run(ctx, "sleep", "10")
 	fmt.Printf("timedOut=%v exit=%d\n", res.TimedOut, res.ExitCode)
 
-	def, err := safety.NewRunner([]string{"env"}, safety.RunnerOptions{})
+	def, err := safety.NewRunner(root, []safety.Program{env}, safety.RunnerOptions{})
 	if err != nil {
 		panic(err)
 	}
 	res, _ = def.Run(ctx, "env")
 	fmt.Print(res.Stdout)
 
-	custom, err := safety.NewRunner([]string{"env"}, safety.RunnerOptions{Env: []string{"LANG=C", "TZ=UTC"}})
+	custom, err := safety.NewRunner(root, []safety.Program{env}, safety.RunnerOptions{Env: []string{"LANG=C", "TZ=UTC"}})
 	if err != nil {
 		panic(err)
 	}
@@ -309,7 +383,9 @@ func ExampleRunnerOptions() {
 // whole result (exit code, output, flags) to the model as structured
 // content.
 func ExampleRunResult() {
-	run, err := safety.NewRunner([]string{"false"}, safety.RunnerOptions{})
+	root, done := exampleRoot()
+	defer done()
+	run, err := safety.NewRunner(root, []safety.Program{{Name: "false"}}, safety.RunnerOptions{})
 	if err != nil {
 		panic(err)
 	}

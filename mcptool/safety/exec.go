@@ -16,32 +16,51 @@ import (
 // ErrNotAllowed is wrapped by errors for programs off a [Runner]'s list.
 var ErrNotAllowed = errors.New("program is not on the allowlist")
 
-// Runner runs programs from an allowlist, without a shell: arguments are
-// passed as they are, so shell metacharacters mean nothing.
+// Runner runs programs from an allowlist, without a shell, confined to a
+// [Root]: each program has an argument policy ([Program]) that names the
+// options it accepts and says which arguments are paths; every path is
+// resolved in the root and refused when it leads out, and the program runs
+// with the root as its working directory. Arguments are passed as they are
+// otherwise, so shell metacharacters mean nothing. It is safe for concurrent
+// use.
+//
+// The confinement holds for what the policy describes: a program that can
+// reach files without being given their paths (a shell, an interpreter, a
+// program reading a list of names from a file) is not confined by any
+// policy, and must not be allowed.
 type Runner struct {
-	programs  map[string]string // name → absolute path
+	programs  map[string]runnable
+	root      *Root
 	timeout   time.Duration
 	maxOutput int
-	dir       string
 	env       []string
 }
 
-// RunnerOptions configure [NewRunner].
+type runnable struct {
+	path   string // absolute
+	policy Program
+}
+
+// RunnerOptions configure [NewRunner]. The zero value is the defaults.
 type RunnerOptions struct {
 	// Timeout bounds each run. Default 10s.
 	Timeout time.Duration
 	// MaxOutput caps the bytes kept of stdout and of stderr. Default 64 KiB.
 	MaxOutput int
-	// Dir is the working directory. Default: the process's.
-	Dir string
 	// Env is the environment. Default: PATH only, nothing else inherited.
 	Env []string
 }
 
-// NewRunner makes a runner for the named programs, each looked up in PATH
-// now (a program that is not installed is an error here, not at call time).
-func NewRunner(allow []string, opts RunnerOptions) (*Runner, error) {
-	r := &Runner{programs: map[string]string{}, timeout: opts.Timeout, maxOutput: opts.MaxOutput, dir: opts.Dir, env: opts.Env}
+// NewRunner makes a runner for programs, confined to root (their working
+// directory, and the only place their path arguments may name). Each
+// program is looked up in PATH now: one that is not installed is an error
+// here, not at call time, as is a policy that is not well formed or a name
+// [Builtin] has no policy for.
+func NewRunner(root *Root, programs []Program, opts RunnerOptions) (*Runner, error) {
+	if root == nil {
+		return nil, errors.New("safety: NewRunner needs a Root: the programs run in it")
+	}
+	r := &Runner{programs: map[string]runnable{}, root: root, timeout: opts.Timeout, maxOutput: opts.MaxOutput, env: opts.Env}
 	if r.timeout <= 0 {
 		r.timeout = 10 * time.Second
 	}
@@ -51,15 +70,34 @@ func NewRunner(allow []string, opts RunnerOptions) (*Runner, error) {
 	if r.env == nil {
 		r.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
-	for _, name := range allow {
-		if name == "" || strings.ContainsAny(name, `/\`) {
-			return nil, fmt.Errorf("safety: allowlist entry %q: give a program name, not a path", name)
+	var errs []error
+	for _, p := range programs {
+		name := p.Name
+		switch {
+		case name == "" || strings.ContainsAny(name, `/\`):
+			errs = append(errs, fmt.Errorf("safety: program %q: give a program name, not a path", name))
+			continue
+		case p.unknown:
+			errs = append(errs, fmt.Errorf("safety: program %q: no built-in argument policy (built in: %s); describe its arguments with a Program", name, strings.Join(builtinNames(), ", ")))
+			continue
 		}
-		p, err := exec.LookPath(name)
+		if _, dup := r.programs[name]; dup {
+			errs = append(errs, fmt.Errorf("safety: program %q listed twice", name))
+			continue
+		}
+		if err := p.validate(); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		path, err := exec.LookPath(name)
 		if err != nil {
-			return nil, fmt.Errorf("safety: allowlist entry %q: %w", name, err)
+			errs = append(errs, fmt.Errorf("safety: program %q: %w", name, err))
+			continue
 		}
-		r.programs[name] = p
+		r.programs[name] = runnable{path: path, policy: p}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -83,11 +121,14 @@ type RunResult struct {
 	TimedOut  bool   `json:"timedOut"`
 }
 
-// Run runs an allowlisted program with args and returns its output. A
-// non-zero exit is a result, not an error; a program off the list, a NUL in
-// an argument, or a failure to start is an error.
+// Run runs an allowlisted program with args, in the root, and returns its
+// output. Arguments are checked against the program's policy first: an
+// option it does not accept, a path that leads out of the root, a program
+// off the list or a NUL in an argument is an error the model can read, and
+// nothing runs. A non-zero exit is a result, not an error; so is a program
+// stopped at the time limit (TimedOut). Its standard input is empty.
 func (r *Runner) Run(ctx context.Context, name string, args ...string) (*RunResult, error) {
-	path, ok := r.programs[name]
+	prog, ok := r.programs[name]
 	if !ok {
 		return nil, mcptool.UserError(fmt.Errorf("%w: %q (allowed: %s)", ErrNotAllowed, name, strings.Join(r.Allowed(), ", ")))
 	}
@@ -96,15 +137,19 @@ func (r *Runner) Run(ctx context.Context, name string, args ...string) (*RunResu
 			return nil, mcptool.UserError(errors.New("an argument contains a NUL byte"))
 		}
 	}
+	argv, err := prog.policy.argv(r.root, args)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir, cmd.Env = r.dir, r.env
+	cmd := exec.CommandContext(ctx, prog.path, argv...)
+	cmd.Dir, cmd.Env = r.root.Dir(), r.env
 	cmd.WaitDelay = time.Second
 	stdout := &capped{max: r.maxOutput}
 	stderr := &capped{max: r.maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	err := cmd.Run()
+	err = cmd.Run()
 	res := &RunResult{Stdout: stdout.buf.String(), Stderr: stderr.buf.String(), Truncated: stdout.cut || stderr.cut}
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut, res.ExitCode = true, -1

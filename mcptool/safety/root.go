@@ -164,3 +164,23 @@ func (r *Root) Remove(name string) error {
 
 // FS returns the root as an fs.FS, for fs.WalkDir and friends.
 func (r *Root) FS() fs.FS { return r.root.FS() }
+
+// resolve checks a path a client gives a program: it must name a place
+// below the root when the operating system resolves it, symlinks followed
+// and ".." applied (os.Root walks it), and is returned cleaned, for the
+// program to open. A path that does not exist yet passes (the program says
+// so); one that leads out, through ".." or a symlink, does not.
+func (r *Root) resolve(name string) (string, error) {
+	clean, err := r.Clean(name)
+	if err != nil {
+		return "", err
+	}
+	_, err = r.root.Stat(clean)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return clean, nil
+	}
+	if err = r.wrap(name, err); !mcptool.IsUserError(err) {
+		err = mcptool.UserError(fmt.Errorf("%q cannot be used: %w", name, err))
+	}
+	return "", err
+}

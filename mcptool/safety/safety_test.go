@@ -66,7 +66,13 @@ func TestRoot(t *testing.T) {
 }
 
 func TestRunner(t *testing.T) {
-	run, err := safety.NewRunner([]string{"echo", "sleep", "seq", "sh"}, safety.RunnerOptions{Timeout: 300 * time.Millisecond, MaxOutput: 100})
+	root, err := safety.OpenRoot(t.TempDir())
+	require.NoError(t, err)
+	defer root.Close()
+	progs := append(safety.Builtin("echo", "sleep", "ls"),
+		safety.Program{Name: "seq", Operands: safety.Text},
+		safety.Program{Name: "sh", Options: []safety.Option{{Names: []string{"-c"}, Value: safety.Text}}, Operands: safety.Text})
+	run, err := safety.NewRunner(root, progs, safety.RunnerOptions{Timeout: 300 * time.Millisecond, MaxOutput: 100})
 	require.NoError(t, err)
 	ctx := context.Background()
 	res, err := run.Run(ctx, "echo", "hello", "$(id)", "; rm -rf /", "`whoami`", "|cat")
@@ -75,7 +81,7 @@ func TestRunner(t *testing.T) {
 
 	_, err = run.Run(ctx, "rm", "-rf", "/")
 	require.ErrorIs(t, err, safety.ErrNotAllowed)
-	assert.Contains(t, err.Error(), `"rm" (allowed: echo, seq, sh, sleep)`)
+	assert.Contains(t, err.Error(), `"rm" (allowed: echo, ls, seq, sh, sleep)`)
 	assert.True(t, mcptool.IsUserError(err))
 	_, err = run.Run(ctx, "/bin/echo", "x")
 	require.ErrorIs(t, err, safety.ErrNotAllowed)
@@ -98,10 +104,22 @@ func TestRunner(t *testing.T) {
 	assert.Equal(t, 3, res.ExitCode)
 	assert.Equal(t, "oops\n", res.Stderr)
 
-	_, err = safety.NewRunner([]string{"/bin/ls"}, safety.RunnerOptions{})
+	res, err = run.Run(ctx, "ls", "missing.txt")
+	require.NoError(t, err, "a path that does not exist is the program's to report")
+	assert.NotEqual(t, 0, res.ExitCode)
+	assert.Contains(t, res.Stderr, "missing.txt")
+
+	_, err = safety.NewRunner(root, safety.Builtin("/bin/ls"), safety.RunnerOptions{})
 	assert.ErrorContains(t, err, "give a program name, not a path")
-	_, err = safety.NewRunner([]string{"no-such-program-xyz"}, safety.RunnerOptions{})
-	assert.Error(t, err)
+	_, err = safety.NewRunner(root, []safety.Program{{Name: "no-such-program-xyz"}}, safety.RunnerOptions{})
+	assert.ErrorContains(t, err, `program "no-such-program-xyz"`)
+	_, err = safety.NewRunner(root, safety.Builtin("python3", "ls", "ls"), safety.RunnerOptions{})
+	assert.ErrorContains(t, err, `program "python3": no built-in argument policy (built in: cat, date, echo, head, ls, sleep, tail, uname, wc)`)
+	assert.ErrorContains(t, err, `program "ls" listed twice`)
+	_, err = safety.NewRunner(root, []safety.Program{{Name: "ls", Options: []safety.Option{{Names: []string{"-lR"}}}}}, safety.RunnerOptions{})
+	assert.ErrorContains(t, err, `option name "-lR": want -x or --name`)
+	_, err = safety.NewRunner(nil, safety.Builtin("ls"), safety.RunnerOptions{})
+	assert.ErrorContains(t, err, "needs a Root")
 }
 
 func TestURLPolicy(t *testing.T) {
