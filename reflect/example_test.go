@@ -99,7 +99,7 @@ func ExampleCache_Output() {
 	list, _ := mcpreflect.DefaultCache().Output(reflect.TypeFor[[]int](), mcpreflect.Options{})
 	fmt.Println(list.Wrapped, string(list.SchemaJSON))
 	// Output:
-	// true {"properties":{"hits":{"items":{"type":"string"},"type":["array","null"]}},"additionalProperties":false,"type":"object","required":["hits"]}
+	// true {"properties":{"hits":{"items":{"type":"string"},"type":"array"}},"additionalProperties":false,"type":"object","required":["hits"]}
 	// {"hits":["a","b"]}
 	// true {"properties":{"result":{"items":{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}
 }

@@ -9,6 +9,8 @@ import (
 	"image/png"
 	"reflect"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/internal/schemaref"
@@ -191,27 +193,22 @@ func isNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
-// marshalResult is the JSON of a structured result: a nil slice or map is
-// empty, not null.
+// marshalResult is the JSON of a structured result. A nil slice is [] and a
+// nil map {}, at any depth, as the published output schema says ("array",
+// not ["array", "null"], which some clients reject): the encoding is
+// encoding/json's in every other respect (json/v2 with its v1 options, the
+// implementation encoding/json itself runs on from Go 1.25).
 func marshalResult(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
 		return nil, errNilResult
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	if string(b) == "null" {
-		switch rv.Kind() {
-		case reflect.Slice:
-			b = []byte("[]")
-		case reflect.Map:
-			b = []byte("{}")
-		}
-	}
-	return b, nil
+	return jsonv2.Marshal(v, resultJSON)
 }
+
+// resultJSON are the options of marshalResult.
+var resultJSON = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
+	jsonv2.FormatNilSliceAsNull(false), jsonv2.FormatNilMapAsNull(false))
 
 func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
 	b, err := marshalResult(v)

@@ -659,7 +659,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	if b.output {
 		if canBeNull(f.typ) && !f.required {
 			// omitted when nil: nothing to say
-		} else if canBeNull(f.typ) && s.Ref == "" && s.Type != "" {
+		} else if resultCanBeNull(f.typ) && s.Ref == "" && s.Type != "" {
 			s.Extras = withExtra(s.Extras, "type", []string{s.Type, "null"})
 			s.Type = ""
 		}
@@ -693,6 +693,34 @@ func canBeNull(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 		return t != rawMessageType
+	}
+	return false
+}
+
+// resultCanBeNull reports whether a result value of type t can be sent as
+// null: a nil pointer or interface can, a nil slice or map cannot, since
+// results are marshaled with nil slices as [] and nil maps as {} (see
+// marshalResult) — unless the type marshals itself.
+func resultCanBeNull(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map:
+		return t != rawMessageType && marshalsItself(t)
+	}
+	return canBeNull(t)
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// marshalsItself reports whether t (or *t) has a MarshalJSON or
+// MarshalText method.
+func marshalsItself(t reflect.Type) bool {
+	for _, x := range []reflect.Type{t, reflect.PointerTo(t)} {
+		if x.Implements(jsonMarshalerType) || x.Implements(textMarshalerType) {
+			return true
+		}
 	}
 	return false
 }
