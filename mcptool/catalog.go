@@ -10,57 +10,29 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/schemaref"
+	"github.com/mcpgen/mcpgen/mcptool/catalog"
 )
 
-// catalog describes a registry's tools for documentation: what
-// [Registry.WriteMarkdown] renders and [Registry.WriteCatalogJSON] writes.
-type catalog struct {
-	Tools []catalogTool `json:"tools"`
-}
-
-// catalogTool is one tool of a catalog.
-type catalogTool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title,omitempty"`
-	Description  string          `json:"description,omitempty"`
-	Hints        catalogHints    `json:"hints"`
-	Scopes       []string        `json:"scopes,omitempty"` // the OAuth scopes a caller needs
-	Arguments    []argument      `json:"arguments"`
-	Result       []argument      `json:"result,omitempty"` // the fields of the structured result
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Example is a call's arguments that the tool accepts.
-	Example json.RawMessage `json:"example"`
-}
-
-// catalogHints are a tool's annotation hints at their effective values.
-type catalogHints struct {
-	ReadOnly    bool `json:"readOnly"`
-	Destructive bool `json:"destructive"`
-	Idempotent  bool `json:"idempotent"`
-	OpenWorld   bool `json:"openWorld"`
-}
-
-// argument is one property of a tool's arguments or result, flattened:
-// nested properties have dotted paths, array items a [] suffix.
-type argument struct {
-	Path        string   `json:"path"`
-	Type        string   `json:"type"`
-	Required    bool     `json:"required"`
-	Default     any      `json:"default,omitempty"`
-	Constraints []string `json:"constraints,omitempty"`
-	Description string   `json:"description,omitempty"`
-}
-
-// catalog returns the registry's tools as documentation data, sorted by name.
-func (r *Registry) catalog() (*catalog, error) {
-	c := &catalog{Tools: []catalogTool{}}
+// Catalog returns the registry's tools as a catalogue, sorted by name: each
+// tool's effective hints and policies a client sees, its arguments and result
+// fields as tables, its schemas, an example call the tool accepts and its
+// fingerprint. Write it with [catalog.Catalog.Write] as Markdown, JSON or
+// HTML; compare two with [catalog.Compare]. docs/catalog.md shows the whole
+// workflow.
+func (r *Registry) Catalog() (*catalog.Catalog, error) {
+	c := &catalog.Catalog{Tools: []catalog.Tool{}}
 	for _, t := range r.snapshot().sorted {
-		ct := catalogTool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
+		ct := catalog.Tool{Name: t.name, Title: t.def.Title, Description: t.def.Description}
 		a := t.def.Annotations
-		ct.Hints = catalogHints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint}
+		ct.Hints = catalog.Hints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint, Confirm: t.pol.confirm}
 		ct.Hints.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
 		ct.Scopes = t.pol.scopes
+		switch t.task.mode {
+		case taskOptional:
+			ct.Hints.Task = "optional"
+		case taskRequired:
+			ct.Hints.Task = "required"
+		}
 		ct.InputSchema = t.plan.SchemaJSON
 		in, err := schemaMap(t.plan.SchemaJSON)
 		if err != nil {
@@ -68,7 +40,7 @@ func (r *Registry) catalog() (*catalog, error) {
 		}
 		ct.Arguments = flatten(in, in, "", true, nil)
 		if ct.Arguments == nil {
-			ct.Arguments = []argument{}
+			ct.Arguments = []catalog.Argument{}
 		}
 		if raw, ok := t.def.OutputSchema.(json.RawMessage); ok && raw != nil {
 			ct.OutputSchema = raw
@@ -83,6 +55,9 @@ func (r *Registry) catalog() (*catalog, error) {
 			return nil, err
 		}
 		ct.Example = ex
+		if ct.Fingerprint, err = catalog.Fingerprint(ct); err != nil {
+			return nil, err
+		}
 		c.Tools = append(c.Tools, ct)
 	}
 	return c, nil
@@ -124,7 +99,7 @@ func resolve(root, s map[string]any) map[string]any {
 }
 
 // flatten lists the properties of an object schema.
-func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []argument {
+func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []catalog.Argument {
 	s = resolve(root, s)
 	props, _ := s["properties"].(map[string]any)
 	if len(props) == 0 {
@@ -141,19 +116,19 @@ func flatten(root, s map[string]any, prefix string, parentRequired bool, seen ma
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out []argument
+	var out []catalog.Argument
 	for _, n := range names {
 		ps, _ := props[n].(map[string]any)
 		if ref, ok := ps["$ref"].(string); ok {
 			if seen[ref] {
-				out = append(out, argument{Path: prefix + n, Type: "object (recursive)", Required: required[n] && parentRequired})
+				out = append(out, catalog.Argument{Path: prefix + n, Type: "object (recursive)", Required: required[n] && parentRequired})
 				continue
 			}
 			seen = copySeen(seen)
 			seen[ref] = true
 		}
 		ps = resolve(root, ps)
-		a := argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
+		a := catalog.Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
 		a.Description, _ = ps["description"].(string)
 		out = append(out, a)
 		switch {
@@ -359,117 +334,28 @@ func exampleValue(root, s map[string]any, depth int) any {
 	return map[string]any{}
 }
 
-// WriteCatalogJSON writes the registry's catalog as indented JSON.
+// WriteCatalogJSON writes the registry's catalogue as indented JSON.
+//
+// Deprecated: use [Registry.Catalog] and its Write method with the format
+// "json", which this is.
 func (r *Registry) WriteCatalogJSON(w io.Writer) error {
-	c, err := r.catalog()
+	c, err := r.Catalog()
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(c)
+	return c.Write(w, "json", "")
 }
 
 // WriteMarkdown renders the registry's tools as Markdown: an index, then per
 // tool its title, description, hints, an argument table (types, required,
 // defaults, constraints), the result's shape and an example call.
+//
+// Deprecated: use [Registry.Catalog] and its Write method with the format
+// "markdown", which this is.
 func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
-	c, err := r.catalog()
+	c, err := r.Catalog()
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
-	if title != "" {
-		fmt.Fprintf(&b, "# %s\n\n", title)
-	}
-	b.WriteString("| Tool | Title | Hints |\n| --- | --- | --- |\n")
-	for _, t := range c.Tools {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, anchor(t.Name), cell(t.Title), hintsText(t.Hints))
-	}
-	for _, t := range c.Tools {
-		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
-		if t.Title != "" {
-			fmt.Fprintf(&b, "**%s**\n\n", t.Title)
-		}
-		if t.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", t.Description)
-		}
-		fmt.Fprintf(&b, "Hints: %s.\n\n", hintsText(t.Hints))
-		if len(t.Scopes) > 0 {
-			fmt.Fprintf(&b, "Scopes (the caller's token needs all): `%s`.\n\n", strings.Join(t.Scopes, "`, `"))
-		}
-		if len(t.Arguments) == 0 {
-			b.WriteString("Arguments: none.\n\n")
-		} else {
-			b.WriteString("| Argument | Type | Required | Default | Constraints | Description |\n| --- | --- | --- | --- | --- | --- |\n")
-			for _, a := range t.Arguments {
-				writeRow(&b, a)
-			}
-			b.WriteString("\n")
-		}
-		if len(t.Result) > 0 {
-			b.WriteString("Result (`structuredContent`, also sent as JSON text):\n\n| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n")
-			for _, a := range t.Result {
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), cell(a.Description))
-			}
-			b.WriteString("\n")
-		} else {
-			b.WriteString("Result: content blocks (no output schema).\n\n")
-		}
-		if string(t.Example) != "null" {
-			call, _ := json.Marshal(struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			}{t.Name, t.Example})
-			fmt.Fprintf(&b, "Example call:\n\n```json\n%s\n```\n", call)
-		}
-	}
-	_, err = io.WriteString(w, b.String())
-	return err
-}
-
-func writeRow(b *strings.Builder, a argument) {
-	def := ""
-	if a.Default != nil {
-		def = "`" + jsonText(a.Default) + "`"
-	}
-	fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), def, cell(strings.Join(a.Constraints, "; ")), cell(a.Description))
-}
-
-func hintsText(h catalogHints) string {
-	var parts []string
-	if h.ReadOnly {
-		parts = append(parts, "read-only")
-	} else {
-		if h.Destructive {
-			parts = append(parts, "destructive")
-		} else {
-			parts = append(parts, "additive")
-		}
-		if h.Idempotent {
-			parts = append(parts, "idempotent")
-		}
-	}
-	if h.OpenWorld {
-		parts = append(parts, "open world")
-	} else {
-		parts = append(parts, "closed world")
-	}
-	return strings.Join(parts, ", ")
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
-
-func anchor(name string) string {
-	return strings.ToLower(strings.NewReplacer(".", "", " ", "-").Replace(name))
+	return c.Write(w, "markdown", title)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool/catalog"
 )
 
 type catFilter struct {
@@ -34,18 +36,18 @@ func TestCatalog(t *testing.T) {
 	require.NoError(t, reg.Add("find_events", func(context.Context, catArgs) ([]catEvent, error) { return nil, nil },
 		Description("Find events | pipes escaped.")))
 	require.NoError(t, reg.Add("ping", func() (string, error) { return "pong", nil }, Description("Ping.")))
-	c, err := reg.catalog()
+	c, err := reg.Catalog()
 	require.NoError(t, err)
 	require.Len(t, c.Tools, 2)
 	fe := c.Tools[0]
 	assert.Equal(t, "find_events", fe.Name)
-	assert.Equal(t, catalogHints{ReadOnly: true, OpenWorld: true}, fe.Hints)
+	assert.Equal(t, catalog.Hints{ReadOnly: true, OpenWorld: true}, fe.Hints)
 	var paths []string
 	for _, a := range fe.Arguments {
 		paths = append(paths, a.Path)
 	}
 	assert.Equal(t, []string{"filters", "filters[].from", "filters[].tags", "limit", "query", "sort"}, paths)
-	byPath := map[string]argument{}
+	byPath := map[string]catalog.Argument{}
 	for _, a := range fe.Arguments {
 		byPath[a.Path] = a
 	}
@@ -80,7 +82,7 @@ func TestCatalog(t *testing.T) {
 
 	var js bytes.Buffer
 	require.NoError(t, reg.WriteCatalogJSON(&js))
-	var back catalog
+	var back catalog.Catalog
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, "ping", back.Tools[1].Name)
 	assert.JSONEq(t, `{"type":"object","additionalProperties":false}`, string(back.Tools[1].InputSchema))

@@ -632,9 +632,11 @@ func ExampleRegistry_AddMethods_errors() {
 	// ping
 }
 
-// WriteMarkdown renders the catalog as a Markdown reference: an index, then
-// each tool's hints, argument table, result and an example call.
-func ExampleRegistry_WriteMarkdown() {
+// Catalog describes the registry's tools; written as Markdown it is a
+// reference: an index, then each tool's hints, argument table, result and an
+// example call. The formats "json" and "html" write the same catalogue as a
+// file for tools and as one self-contained page.
+func ExampleRegistry_Catalog() {
 	type Args struct {
 		_    struct{} `mcp:"title=Get weather,readOnly"`
 		City string   `json:"city" jsonschema_description:"City name" validate:"required"`
@@ -643,7 +645,12 @@ func ExampleRegistry_WriteMarkdown() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("get_weather", func(Args) (string, error) { return "sunny", nil },
 		mcptool.Description("Forecast for a city."))
-	if err := reg.WriteMarkdown(os.Stdout, "Weather tools"); err != nil {
+	c, err := reg.Catalog()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := c.Write(os.Stdout, "markdown", "Weather tools"); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
@@ -675,15 +682,21 @@ func ExampleRegistry_WriteMarkdown() {
 	// ```
 }
 
-// WriteCatalogJSON writes the catalog as indented JSON, for tooling that
-// builds documentation or checks that the tools did not change.
-func ExampleRegistry_WriteCatalogJSON() {
+// Written as JSON, the catalogue is a file for tooling that builds
+// documentation, pins tools by fingerprint or compares two versions
+// (catalog.Compare, mcpgen diff).
+func ExampleRegistry_Catalog_json() {
 	type Args struct {
 		Name string `json:"name" validate:"required"`
 	}
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("greet", func(Args) (string, error) { return "hi", nil }, mcptool.Description("Greets someone."))
-	if err := reg.WriteCatalogJSON(os.Stdout); err != nil {
+	c, err := reg.Catalog()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := c.Write(os.Stdout, "json", ""); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
@@ -719,7 +732,8 @@ func ExampleRegistry_WriteCatalogJSON() {
 	//       },
 	//       "example": {
 	//         "name": "xxx"
-	//       }
+	//       },
+	//       "fingerprint": "sha256:b91839257826d5ee8c24e554f53bc60f28e4324f249ff73d32f913f3e20df65e"
 	//     }
 	//   ]
 	// }

@@ -16,7 +16,10 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 )
 
-const toolsDoc = "../../docs/tools.md"
+const (
+	toolsDoc  = "../../docs/tools.md"
+	toolsHTML = "../../docs/tools.html"
+)
 
 // TestToolsDocUpToDate fails when docs/tools.md is not what the docs
 // subcommand prints: regenerate it with go generate ./cmd/mcpgen-demo, or
@@ -30,6 +33,19 @@ func TestToolsDocUpToDate(t *testing.T) {
 	}
 }
 
+// TestToolsHTMLUpToDate fails when docs/tools.html is not what the docs
+// subcommand prints with -format html: regenerate it with go generate
+// ./cmd/mcpgen-demo, or go test ./cmd/mcpgen-demo -run TestToolsHTMLUpToDate
+// -update. docs/browsertest loads it in Chromium.
+func TestToolsHTMLUpToDate(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, writeDocs(&b, "html"))
+	mcptest.Golden(t, toolsHTML, b.Bytes())
+	if t.Failed() {
+		t.Log("go generate ./cmd/mcpgen-demo rewrites it too")
+	}
+}
+
 func TestDocsCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"docs", "-format", "json"}, nil, &stdout, &stderr))
@@ -37,7 +53,7 @@ func TestDocsCommand(t *testing.T) {
 		Tools []struct {
 			Name    string          `json:"name"`
 			Example json.RawMessage `json:"example"`
-			Hints   map[string]bool `json:"hints"`
+			Hints   map[string]any  `json:"hints"`
 		} `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &cat))
@@ -55,6 +71,11 @@ func TestDocsCommand(t *testing.T) {
 	written, err := os.ReadFile(out)
 	require.NoError(t, err)
 	assert.Equal(t, stdout.String(), string(written))
+
+	stdout.Reset()
+	require.NoError(t, run(context.Background(), []string{"docs", "-format", "html"}, nil, &stdout, &stderr))
+	assert.True(t, strings.HasPrefix(stdout.String(), htmlHeader+"<!DOCTYPE html>"), stdout.String()[:200])
+	assert.Contains(t, stdout.String(), "<title>mcpgen-demo tools</title>")
 
 	assert.ErrorContains(t, run(context.Background(), []string{"docs", "-format", "yaml"}, nil, &stdout, &stderr), `unknown format "yaml"`)
 	assert.ErrorContains(t, run(context.Background(), []string{"docs", "extra"}, nil, &stdout, &stderr), `unexpected argument "extra"`)

@@ -12,6 +12,10 @@
 // A tool is any function or method of the package with a shape mcptool
 // accepts: func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out,
 // error), ... where In is a named struct type. See docs/mcpgen.md.
+//
+// mcpgen diff OLD.json NEW.json compares two JSON tool catalogues (see
+// package mcptool/catalog) and classes every change as breaking,
+// security-relevant or compatible, for a CI check; see docs/catalog.md.
 package main
 
 import (
@@ -39,10 +43,13 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "diff" {
+		os.Exit(runDiff(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	dir := flag.String("dir", ".", "the package directory")
 	out := flag.String("o", genFile, "the file to write, in the package directory")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpgen [-dir DIR] [-o FILE]\n\nWrites FILE (default %s) for the package in DIR: doc comments as descriptions and precomputed schemas.\n\n", genFile)
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpgen [-dir DIR] [-o FILE]\n       mcpgen diff [flags] OLD.json NEW.json\n\nWrites FILE (default %s) for the package in DIR: doc comments as descriptions and precomputed schemas.\nmcpgen diff compares two tool catalogues (mcpgen diff -h).\n\n", genFile)
 		flag.PrintDefaults()
 	}
 	flag.Parse()

@@ -2,12 +2,8 @@ package mcptest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/catalog"
 )
 
 // update is go test's -update flag in every test binary that links mcptest.
@@ -38,68 +35,27 @@ func Snapshot(t testing.TB, reg *mcptool.Registry, path string) {
 }
 
 func snapshot(reg *mcptool.Registry) ([]byte, error) {
-	cat, err := catalogTools(reg)
+	// The JSON catalogue: each tool's descriptions, hints, argument table,
+	// schemas, example call and, last, its fingerprint (catalog.Fingerprint),
+	// so any change of what the model sees changes the file.
+	c, err := reg.Catalog()
 	if err != nil {
 		return nil, err
 	}
-	// Each tool is its catalogue entry (descriptions, hints, argument table,
-	// schemas, example call) and, last, "fingerprint": "sha256:" and the
-	// first 16 hex digits of the SHA-256 of the tool's definition as
-	// tools/list sends it, so any change of what the model sees changes it.
-	tools := make([]json.RawMessage, len(cat))
-	for i, ct := range cat {
-		def, ok := reg.Tool(ct.Name)
-		if !ok {
-			return nil, fmt.Errorf("tool %s was removed while the snapshot was taken", ct.Name)
-		}
-		raw, err := json.Marshal(def)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", ct.Name, err)
-		}
-		sum := sha256.Sum256(raw)
-		entry := bytes.TrimSuffix(bytes.TrimSpace(ct.raw), []byte("}"))
-		tools[i] = fmt.Appendf(entry, `,"fingerprint":"sha256:%s"}`, hex.EncodeToString(sum[:8]))
-	}
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(struct {
-		Tools []json.RawMessage `json:"tools"`
-	}{tools}); err != nil {
+	if err := c.Write(&b, "json", ""); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// catalogTool is one entry of [mcptool.Registry.WriteCatalogJSON]: the
-// fields mcptest reads, and the entry as written.
-type catalogTool struct {
-	Name    string          `json:"name"`
-	Example json.RawMessage `json:"example"`
-	raw     json.RawMessage
-}
-
 // catalogTools reads reg's catalogue, in its order (by name).
-func catalogTools(reg *mcptool.Registry) ([]catalogTool, error) {
-	var b bytes.Buffer
-	if err := reg.WriteCatalogJSON(&b); err != nil {
+func catalogTools(reg *mcptool.Registry) ([]catalog.Tool, error) {
+	c, err := reg.Catalog()
+	if err != nil {
 		return nil, err
 	}
-	var cat struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if err := json.Unmarshal(b.Bytes(), &cat); err != nil {
-		return nil, fmt.Errorf("catalogue: %w", err)
-	}
-	out := make([]catalogTool, len(cat.Tools))
-	for i, raw := range cat.Tools {
-		if err := json.Unmarshal(raw, &out[i]); err != nil {
-			return nil, fmt.Errorf("catalogue: %w", err)
-		}
-		out[i].raw = raw
-	}
-	return out, nil
+	return c.Tools, nil
 }
 
 // Golden compares got with the golden file at path and fails the test with

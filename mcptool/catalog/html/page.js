@@ -1,0 +1,60 @@
+"use strict";
+(function () {
+  var q = document.getElementById("q");
+  var count = document.getElementById("count");
+  var none = document.getElementById("none");
+  var items = Array.prototype.slice.call(document.querySelectorAll("#index > li"));
+  var tools = Array.prototype.slice.call(document.querySelectorAll("#tools > section.tool"));
+  var keys = items.map(function (li) { return li.getAttribute("data-search") || ""; });
+  var total = items.length;
+  // filter shows the tools whose search text holds every word typed.
+  function filter() {
+    var t0 = performance.now();
+    var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    for (var i = 0; i < total; i++) {
+      var k = keys[i], ok = true;
+      for (var j = 0; j < words.length; j++) {
+        if (k.indexOf(words[j]) < 0) { ok = false; break; }
+      }
+      if (ok) shown++;
+      if (items[i].hidden === ok) {
+        items[i].hidden = !ok;
+        tools[i].hidden = !ok;
+      }
+    }
+    count.textContent = words.length ? shown + " of " + total + " tools" : total + " tools";
+    none.hidden = shown !== 0;
+    document.body.setAttribute("data-filter-ms", (performance.now() - t0).toFixed(1));
+  }
+  q.addEventListener("input", filter);
+  if (q.value) filter();
+  function copied(button, text) {
+    button.textContent = text;
+    setTimeout(function () { button.textContent = "Copy"; }, 1500);
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("button.copy") : null;
+    if (!button) return;
+    var text = button.parentNode.querySelector("pre").textContent;
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { copied(button, "Copied"); }, function () { fallback(button, text); });
+    } else {
+      fallback(button, text);
+    }
+  });
+  // fallback copies through a selection, where the clipboard API is denied.
+  function fallback(button, text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+    document.body.removeChild(area);
+    copied(button, ok ? "Copied" : "Select and copy");
+  }
+})();

@@ -1,0 +1,136 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeMarkdown renders the catalogue as Markdown: an index, then per tool
+// its title, description, hints, an argument table, the result's shape and
+// an example call.
+func (c *Catalog) writeMarkdown(w io.Writer, title string) error {
+	var b strings.Builder
+	if title != "" {
+		fmt.Fprintf(&b, "# %s\n\n", title)
+	}
+	b.WriteString("| Tool | Title | Hints |\n| --- | --- | --- |\n")
+	for _, t := range c.Tools {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, anchor(t.Name), cell(t.Title), cell(hintsText(t)))
+	}
+	for _, t := range c.Tools {
+		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
+		if t.Title != "" {
+			fmt.Fprintf(&b, "**%s**\n\n", t.Title)
+		}
+		if t.Description != "" {
+			fmt.Fprintf(&b, "%s\n\n", t.Description)
+		}
+		fmt.Fprintf(&b, "Hints: %s.\n\n", hintsText(t))
+		if len(t.Arguments) == 0 {
+			b.WriteString("Arguments: none.\n\n")
+		} else {
+			b.WriteString("| Argument | Type | Required | Default | Constraints | Description |\n| --- | --- | --- | --- | --- | --- |\n")
+			for _, a := range t.Arguments {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), defaultText(a, "`"), cell(strings.Join(a.Constraints, "; ")), cell(a.Description))
+			}
+			b.WriteString("\n")
+		}
+		if len(t.Result) > 0 {
+			b.WriteString("Result (`structuredContent`, also sent as JSON text):\n\n| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n")
+			for _, a := range t.Result {
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), cell(a.Description))
+			}
+			b.WriteString("\n")
+		} else {
+			b.WriteString("Result: content blocks (no output schema).\n\n")
+		}
+		if call := exampleCall(t, ""); call != "" {
+			fmt.Fprintf(&b, "Example call:\n\n```json\n%s\n```\n", call)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// exampleCall is the tools/call params of the tool's example, indented by
+// indent ("" for one line), or "" when it has none.
+func exampleCall(t Tool, indent string) string {
+	if len(t.Example) == 0 || string(t.Example) == "null" {
+		return ""
+	}
+	call := struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}{t.Name, t.Example}
+	var b []byte
+	if indent == "" {
+		b, _ = json.Marshal(call)
+	} else {
+		b, _ = json.MarshalIndent(call, "", indent)
+	}
+	return string(b)
+}
+
+func defaultText(a Argument, quote string) string {
+	if a.Default == nil {
+		return ""
+	}
+	return quote + jsonText(a.Default) + quote
+}
+
+// hintList names a tool's hints and policies, most alarming first.
+func hintList(t Tool) []string {
+	h := t.Hints
+	var parts []string
+	if h.ReadOnly {
+		parts = append(parts, "read-only")
+	} else {
+		if h.Destructive {
+			parts = append(parts, "destructive")
+		} else {
+			parts = append(parts, "additive")
+		}
+		if h.Idempotent {
+			parts = append(parts, "idempotent")
+		}
+	}
+	if h.OpenWorld {
+		parts = append(parts, "open world")
+	} else {
+		parts = append(parts, "closed world")
+	}
+	if h.Confirm {
+		parts = append(parts, "confirm")
+	}
+	if h.Task != "" {
+		parts = append(parts, "task ("+h.Task+")")
+	}
+	if len(t.Scopes) > 0 {
+		parts = append(parts, "scopes: "+strings.Join(t.Scopes, " "))
+	}
+	return parts
+}
+
+func hintsText(t Tool) string { return strings.Join(hintList(t), ", ") }
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+func anchor(name string) string {
+	return strings.ToLower(strings.NewReplacer(".", "", " ", "-").Replace(name))
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
