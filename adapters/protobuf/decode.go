@@ -62,13 +62,13 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 	if verr := in.compiled.Validate(doc); verr != nil {
 		var ve *sjs.ValidationError
 		if errors.As(verr, &ve) {
-			leaves(ve, func(e *sjs.ValidationError) {
+			leaves(ve, nil, func(e *sjs.ValidationError, loc []string) {
 				kw := e.ErrorKind.KeywordPath()
 				rule := "schema"
 				if len(kw) > 0 {
 					rule = kw[len(kw)-1]
 				}
-				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, e.InstanceLocation), Rule: rule, Msg: e.ErrorKind.LocalizedString(printer)})
+				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, loc), Rule: rule, Msg: e.ErrorKind.LocalizedString(printer)})
 			})
 		}
 	}
@@ -80,14 +80,19 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 	return &mcpreflect.ArgumentsError{Violations: dedupe(out)}
 }
 
-// leaves calls f for every innermost error of e.
-func leaves(e *sjs.ValidationError, f func(*sjs.ValidationError)) {
+// leaves calls f for every innermost error of e, with its instance
+// location (a propertyNames error locates the name at its object: the
+// deepest location on the way down).
+func leaves(e *sjs.ValidationError, loc []string, f func(*sjs.ValidationError, []string)) {
+	if len(e.InstanceLocation) >= len(loc) {
+		loc = e.InstanceLocation
+	}
 	if len(e.Causes) == 0 {
-		f(e)
+		f(e, loc)
 		return
 	}
 	for _, c := range e.Causes {
-		leaves(c, f)
+		leaves(c, loc, f)
 	}
 }
 

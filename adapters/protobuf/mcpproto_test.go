@@ -222,7 +222,9 @@ func golden(t *testing.T, name string, v any) string {
 	}
 	var pretty strings.Builder
 	var anyv any
-	require.NoError(t, json.Unmarshal(raw, &anyv))
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber() // 64-bit bounds exactly
+	require.NoError(t, dec.Decode(&anyv))
 	enc := json.NewEncoder(&pretty)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
