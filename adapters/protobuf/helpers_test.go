@@ -1,6 +1,9 @@
 package mcpproto_test
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 func mustTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339Nano, s)
@@ -9,3 +12,5 @@ func mustTime(s string) time.Time {
 	}
 	return t
 }
+
+func errAs(err error, target any) bool { return errors.As(err, target) }

@@ -51,7 +51,7 @@ func (b *schemaBuilder) requiredField(fd protoreflect.FieldDescriptor) bool {
 	if r.GetRequired() {
 		return true
 	}
-	return !fd.HasPresence() && !fd.IsList() && !fd.IsMap() && b.zeroFails(fd)
+	return !fd.HasPresence() && b.zeroFails(fd) // an empty list or map too
 }
 
 // zeroFails reports that protovalidate refuses fd's zero value.
@@ -320,15 +320,36 @@ func (b *schemaBuilder) valueRules(fd protoreflect.FieldDescriptor, rules protor
 		set("gte", &s.Minimum)
 		set("lt", &s.ExclusiveMaximum)
 		set("lte", &s.Maximum)
+		// protojson takes an integer as a number or a decimal string: a
+		// listed value in both forms.
+		isInt := fd.Kind() != protoreflect.FloatKind && fd.Kind() != protoreflect.DoubleKind
+		forms := func(vs protoreflect.List) []any {
+			var out []any
+			for i := 0; i < vs.Len(); i++ {
+				if n, ok := num(vs.Get(i)); ok {
+					out = append(out, n)
+					if isInt {
+						out = append(out, string(n))
+					}
+				}
+			}
+			return out
+		}
 		if has("const") {
 			if n, ok := num(get("const")); ok {
-				s.Const = n
+				if isInt {
+					s.AllOf = append(s.AllOf, &jsonschema.Schema{Enum: []any{n, string(n)}})
+				} else {
+					s.Const = n
+				}
 			}
 		}
-		listRules(get("in").List(), get("not_in").List(), func(v protoreflect.Value) any {
-			n, _ := num(v)
-			return n
-		}, s)
+		if in := forms(get("in").List()); len(in) > 0 {
+			s.AllOf = append(s.AllOf, &jsonschema.Schema{Enum: in})
+		}
+		if out := forms(get("not_in").List()); len(out) > 0 {
+			s.AllOf = append(s.AllOf, &jsonschema.Schema{Not: &jsonschema.Schema{Enum: out}})
+		}
 	}
 }
 

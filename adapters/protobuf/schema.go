@@ -301,6 +301,9 @@ func nullable(s *jsonschema.Schema) *jsonschema.Schema {
 	switch {
 	case s.Type == "null":
 		return s
+	case s.AllOf != nil || s.Const != nil || s.Not != nil:
+		// Keywords that would refuse null too.
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}, Description: moveDescription(s)}
 	case s.Type != "":
 		return withTypes(s, s.Type, "null")
 	case s.Extras["type"] != nil:
