@@ -91,7 +91,9 @@ func (e *methodsError) Unwrap() []error {
 // ([CodeInvalidDefinition]) listing each such method and why, unless it is
 // excluded. The methods a gRPC or Connect server inherits from its embedded
 // Unimplemented… type, and does not declare itself, are skipped: they answer
-// only "unimplemented". Methods with pointer and
+// only "unimplemented". Streaming methods (a gRPC stream or a connect-go
+// stream parameter) are skipped with a note in the log. Methods with
+// pointer and
 // value receivers both work when svc is a pointer, and calls use the value
 // svc points to as it is then (no copies). Nothing is registered unless
 // every method can be.
@@ -138,6 +140,11 @@ func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
 		m := t.Method(i)
 		if slices.Contains(cfg.exclude, m.Name) || (cfg.include != nil && !slices.Contains(cfg.include, m.Name)) ||
 			unimplementedStub(t, m.Name) {
+			continue
+		}
+		if streamingMethod(m.Type) {
+			r.cfg.logger.Info("mcptool: AddMethods skips a streaming method: a tool call is one request and one result",
+				"type", t.String(), "method", m.Name)
 			continue
 		}
 		name := cfg.prefix + snakeCase(m.Name)

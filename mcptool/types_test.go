@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -143,4 +144,26 @@ func TestProtoMessageFieldNeedsTypes(t *testing.T) {
 	err := mcptool.NewRegistry().Add("nested", func(context.Context, args) error { return nil }, mcptool.NoDescription())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "mcpproto.Types()")
+}
+
+// fakeStream has the methods of a gRPC stream.
+type fakeStream interface {
+	SendMsg(m any) error
+	RecvMsg(m any) error
+}
+
+type streamingServer struct{}
+
+func (streamingServer) Ping(context.Context) (string, error)   { return "pong", nil }
+func (streamingServer) Watch(*struct{}, fakeStream) error      { return nil }
+func (streamingServer) Chat(context.Context, fakeStream) error { return nil }
+
+func TestAddMethodsSkipsStreamingMethods(t *testing.T) {
+	var logs strings.Builder
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.NewTextHandler(&logs, nil))), mcptool.NoDescription())
+	require.NoError(t, reg.AddMethods(streamingServer{}))
+	require.Len(t, reg.Tools(), 1)
+	assert.Equal(t, "ping", reg.Tools()[0].Name)
+	assert.Contains(t, logs.String(), "method=Watch")
+	assert.Contains(t, logs.String(), "method=Chat")
 }

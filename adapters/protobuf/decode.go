@@ -1,0 +1,151 @@
+package mcpproto
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"buf.build/go/protovalidate"
+	"github.com/invopop/jsonschema"
+	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
+)
+
+// inputSchema is a message's published input schema, and the same schema
+// compiled by a JSON Schema validator, which names every way arguments
+// protojson refused break it.
+type inputSchema struct {
+	schema   *jsonschema.Schema
+	compiled *sjs.Schema
+}
+
+func newInputSchema(s *jsonschema.Schema) (*inputSchema, error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := sjs.NewCompiler()
+	c.DefaultDraft(sjs.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource("mcpproto://input.json", doc); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile("mcpproto://input.json")
+	if err != nil {
+		return nil, err
+	}
+	return &inputSchema{schema: s, compiled: compiled}, nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+// violations explains why protojson refused data (perr): every way it
+// breaks the published schema, by JSON path; when it breaks none (JSON
+// Schema cannot say everything: a key given twice, an Any of a type not
+// linked in), protojson's own reason.
+func (in *inputSchema) violations(data []byte, perr error) error {
+	doc, err := sjs.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return perr // not JSON: a protocol error
+	}
+	var out []mcpreflect.Violation
+	if verr := in.compiled.Validate(doc); verr != nil {
+		var ve *sjs.ValidationError
+		if errors.As(verr, &ve) {
+			leaves(ve, nil, func(e *sjs.ValidationError, loc []string) {
+				kw := e.ErrorKind.KeywordPath()
+				rule := "schema"
+				if len(kw) > 0 {
+					rule = kw[len(kw)-1]
+				}
+				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, loc), Rule: rule, Msg: e.ErrorKind.LocalizedString(printer)})
+			})
+		}
+	}
+	if len(out) == 0 {
+		msg := strings.TrimPrefix(perr.Error(), "proto:")
+		msg = strings.TrimSpace(strings.ReplaceAll(msg, "\u00a0", " "))
+		out = append(out, mcpreflect.Violation{Rule: "protojson", Msg: msg})
+	}
+	return &mcpreflect.ArgumentsError{Violations: dedupe(out)}
+}
+
+// leaves calls f for every innermost error of e, with its instance
+// location (a propertyNames error locates the name at its object: the
+// deepest location on the way down).
+func leaves(e *sjs.ValidationError, loc []string, f func(*sjs.ValidationError, []string)) {
+	if len(e.InstanceLocation) >= len(loc) {
+		loc = e.InstanceLocation
+	}
+	if len(e.Causes) == 0 {
+		f(e, loc)
+		return
+	}
+	for _, c := range e.Causes {
+		leaves(c, loc, f)
+	}
+}
+
+func dedupe(vs []mcpreflect.Violation) []mcpreflect.Violation {
+	seen := map[mcpreflect.Violation]bool{}
+	out := vs[:0]
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// jsonPath renders an instance location as mcpgen names paths:
+// books[2].title.
+func jsonPath(doc any, loc []string) string {
+	var b strings.Builder
+	for _, seg := range loc {
+		if arr, ok := doc.([]any); ok {
+			b.WriteString("[" + seg + "]")
+			if i, err := strconv.Atoi(seg); err == nil && i < len(arr) {
+				doc = arr[i]
+			}
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(seg)
+		if m, ok := doc.(map[string]any); ok {
+			doc = m[seg]
+		}
+	}
+	return b.String()
+}
+
+// validationViolations turns protovalidate's verdict into violations named
+// by JSON path (protovalidate names fields by their .proto names).
+func validationViolations(md protoreflect.MessageDescriptor, err error) error {
+	var ve *protovalidate.ValidationError
+	if !errors.As(err, &ve) {
+		return err // a compilation or runtime error of the rules: the tool's fault
+	}
+	out := make([]mcpreflect.Violation, 0, len(ve.Violations))
+	for _, v := range ve.Violations {
+		p := v.Proto
+		rule := p.GetRuleId()
+		if rule == "" {
+			rule = "protovalidate"
+		}
+		out = append(out, mcpreflect.Violation{Path: fieldPath(md, p.GetField().GetElements()), Rule: rule, Msg: p.GetMessage()})
+	}
+	return &mcpreflect.ArgumentsError{Violations: out}
+}

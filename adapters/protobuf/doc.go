@@ -1,0 +1,36 @@
+// Package mcpproto makes protobuf messages, and the gRPC and Connect
+// services built on them, MCP tools: a registry made with
+// mcptool.NewRegistry(mcpproto.Types()) describes, decodes and encodes every
+// proto.Message argument and result from its descriptor, so that
+// Registry.AddMethods works unchanged on a gRPC server implementation
+// (func (s *S) GetBook(ctx, *pb.GetBookRequest) (*pb.Book, error)) or a
+// Connect handler implementation (*connect.Request[T] / *connect.Response[T]).
+//
+// # Schemas
+//
+// The input and output schemas say what protojson reads and writes:
+// properties by JSON name (the original .proto names are accepted too, as
+// protojson does, and marked deprecated), null for an unset field, enums by
+// value name or number, 64-bit integers as numbers or decimal strings,
+// oneof members mutually exclusive, maps as objects, and the well-known
+// types in their JSON forms (see wellknown.go: Timestamp as an RFC 3339
+// string, Duration as "1.5s", Struct/Value/ListValue as JSON, wrappers as
+// their value, FieldMask as its string, Empty as {}, Any as an object with
+// "@type"). A recursive message is described once in "$defs".
+//
+// # Validation
+//
+// Arguments are decoded with protojson (unknown fields refused) and
+// checked by protovalidate (buf.build/go/protovalidate), every rule, CEL
+// included; violations are reported as mcpgen reports any, by JSON path:
+// "invalid arguments:\n- bookId: value does not match regex pattern ...".
+// protovalidate's standard rules are mirrored into the input schema where
+// JSON Schema can say them (rules.go lists what is not).
+//
+// # Descriptions
+//
+// Generated Go code does not carry the .proto comments. [SourceInfo] takes
+// descriptor sets written by protoc --include_source_info (embedded in the
+// program with an embed directive) and makes the comments of messages,
+// fields and methods the descriptions of schemas and tools.
+package mcpproto

@@ -1,0 +1,332 @@
+package mcpproto
+
+import (
+	"encoding/json"
+
+	"buf.build/go/protovalidate"
+	"github.com/invopop/jsonschema"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// schemaBuilder derives the JSON Schema of a message from its descriptor,
+// describing exactly what protojson reads and writes: JSON names (the
+// original field names accepted too, marked deprecated), null for any
+// unset field, enums by name or number, 64-bit integers as numbers or
+// strings, the well-known types in their JSON forms. A message that
+// contains itself goes in "$defs", referred to by "$ref".
+type schemaBuilder struct {
+	docs      *docs
+	validator protovalidate.Validator        // for the zero values the rules refuse
+	output    bool                           // a result: JSON names only, no null (protojson writes neither)
+	rules     bool                           // mirror protovalidate's standard rules
+	recursive map[protoreflect.FullName]bool // messages reachable from themselves
+	defs      jsonschema.Definitions
+}
+
+func newSchemaBuilder(md protoreflect.MessageDescriptor, d *docs, v protovalidate.Validator, output bool) *schemaBuilder {
+	b := &schemaBuilder{docs: d, validator: v, output: output, rules: !output && v != nil, recursive: map[protoreflect.FullName]bool{}}
+	b.findRecursive(md, nil)
+	return b
+}
+
+// findRecursive marks every message on a cycle through path.
+func (b *schemaBuilder) findRecursive(md protoreflect.MessageDescriptor, path []protoreflect.FullName) {
+	if wellKnown(md) != nil {
+		return
+	}
+	for i, n := range path {
+		if n == md.FullName() {
+			for _, m := range path[i:] {
+				b.recursive[m] = true
+			}
+			return
+		}
+	}
+	path = append(path, md.FullName())
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if fd.Message() != nil {
+			b.findRecursive(fd.Message(), path)
+		}
+	}
+}
+
+// root is the schema of a message as a tool's arguments or result.
+func (b *schemaBuilder) root(md protoreflect.MessageDescriptor) *jsonschema.Schema {
+	var s *jsonschema.Schema
+	if w := wellKnown(md); w != nil {
+		s = w()
+	} else {
+		s = b.object(md)
+		if b.recursive[md.FullName()] {
+			b.defs[defName(md)] = b.object(md)
+		}
+	}
+	if len(b.defs) > 0 {
+		s.Definitions = b.defs
+	}
+	return s
+}
+
+func defName(md protoreflect.MessageDescriptor) string { return string(md.FullName()) }
+
+// message is the schema of a message-typed value: a well-known type's, a
+// reference to a recursive message, or the message inline.
+func (b *schemaBuilder) message(md protoreflect.MessageDescriptor) *jsonschema.Schema {
+	if w := wellKnown(md); w != nil {
+		return w()
+	}
+	if b.recursive[md.FullName()] {
+		name := defName(md)
+		if b.defs == nil {
+			b.defs = jsonschema.Definitions{}
+		}
+		if _, ok := b.defs[name]; !ok {
+			b.defs[name] = nil // being built: a reference to it stops here
+			b.defs[name] = b.object(md)
+		}
+		return &jsonschema.Schema{Ref: "#/$defs/" + name}
+	}
+	return b.object(md)
+}
+
+// object is the schema of a message's JSON object.
+func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema,
+		Description: b.docs.of(md)}
+	fields := md.Fields()
+	var aliases []protoreflect.FieldDescriptor
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		fs := b.field(fd)
+		s.Properties.Set(fd.JSONName(), fs)
+		if string(fd.Name()) != fd.JSONName() && !b.output {
+			aliases = append(aliases, fd)
+		}
+		if b.rules && b.requiredField(fd) {
+			s.Required = append(s.Required, fd.JSONName())
+		}
+	}
+	// protojson reads a field by its original name too; giving both is a
+	// duplicate field.
+	for _, fd := range aliases {
+		as := b.field(fd)
+		as.Deprecated = true
+		as.Description = "Same as " + fd.JSONName() + "."
+		s.Properties.Set(string(fd.Name()), as)
+		if s.DependentSchemas == nil {
+			s.DependentSchemas = map[string]*jsonschema.Schema{}
+		}
+		s.DependentSchemas[fd.JSONName()] = &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{string(fd.Name())}}}
+	}
+	// A required field given by its original name is there too.
+	kept := s.Required[:0]
+	for _, name := range s.Required {
+		fd := fields.ByJSONName(name)
+		if fd == nil || string(fd.Name()) == name {
+			kept = append(kept, name)
+			continue
+		}
+		s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Required: []string{name}}, {Required: []string{string(fd.Name())}}}})
+	}
+	s.Required = kept
+	// A oneof's members exclude each other, but null is no value.
+	oneofs := md.Oneofs()
+	for i := 0; i < oneofs.Len(); i++ {
+		od := oneofs.Get(i)
+		if od.IsSynthetic() {
+			continue
+		}
+		var names [][]string
+		for j := 0; j < od.Fields().Len(); j++ {
+			fd := od.Fields().Get(j)
+			n := []string{fd.JSONName()}
+			if string(fd.Name()) != fd.JSONName() && !b.output {
+				n = append(n, string(fd.Name()))
+			}
+			names = append(names, n)
+		}
+		for x := 0; x < len(names); x++ {
+			for y := x + 1; y < len(names); y++ {
+				for _, a := range names[x] {
+					for _, c := range names[y] {
+						both := &jsonschema.Schema{Required: []string{a, c}, Properties: jsonschema.NewProperties()}
+						both.Properties.Set(a, notNull())
+						both.Properties.Set(c, notNull())
+						s.AllOf = append(s.AllOf, &jsonschema.Schema{Not: both})
+					}
+				}
+			}
+		}
+		if b.rules && oneofRequired(od) {
+			var any []*jsonschema.Schema
+			for _, n := range names {
+				for _, name := range n {
+					one := &jsonschema.Schema{Required: []string{name}, Properties: jsonschema.NewProperties()}
+					one.Properties.Set(name, notNull())
+					any = append(any, one)
+				}
+			}
+			s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: any})
+		}
+	}
+	return s
+}
+
+func notNull() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{Type: "null"}} }
+
+// field is the schema of one field's JSON value, null included (protojson
+// reads null as the field unset).
+func (b *schemaBuilder) field(fd protoreflect.FieldDescriptor) *jsonschema.Schema {
+	var s *jsonschema.Schema
+	switch {
+	case fd.IsMap():
+		s = &jsonschema.Schema{Type: "object", AdditionalProperties: b.single(fd.MapValue())}
+		switch fd.MapKey().Kind() {
+		case protoreflect.BoolKind:
+			s.PropertyNames = &jsonschema.Schema{Enum: []any{"true", "false"}}
+		case protoreflect.StringKind:
+		default:
+			s.PropertyNames = &jsonschema.Schema{Pattern: intPattern}
+		}
+		if b.rules {
+			b.mapRules(fd, s)
+		}
+	case fd.IsList():
+		s = &jsonschema.Schema{Type: "array", Items: b.single(fd)}
+		if b.rules {
+			b.repeatedRules(fd, s)
+		}
+	default:
+		s = b.single(fd)
+	}
+	if d := b.docs.of(fd); d != "" {
+		s.Description = d
+	}
+	if b.rules && b.requiredField(fd) {
+		return requiredValue(fd, s) // present, not null, not the zero value
+	}
+	if b.output {
+		return s
+	}
+	return nullable(s)
+}
+
+// single is the schema of one value of fd's type (an element of a list,
+// the value of a map).
+func (b *schemaBuilder) single(fd protoreflect.FieldDescriptor) *jsonschema.Schema {
+	var s *jsonschema.Schema
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return b.message(fd.Message())
+	case protoreflect.EnumKind:
+		s = enumSchema(fd.Enum())
+		if b.rules {
+			b.enumRules(fd, s)
+		}
+		return s
+	default:
+		s = scalarSchema(fd.Kind())
+	}
+	if b.rules {
+		b.scalarRules(fd, s)
+	}
+	return s
+}
+
+const intPattern = `^-?(0|[1-9][0-9]*)$`
+
+// scalarSchema is the schema of a scalar kind as protojson reads it.
+func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
+	switch k {
+	case protoreflect.BoolKind:
+		return &jsonschema.Schema{Type: "boolean"}
+	case protoreflect.StringKind:
+		return &jsonschema.Schema{Type: "string"}
+	case protoreflect.BytesKind:
+		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		// A number, or a string: "NaN", "Infinity", "-Infinity" or a number.
+		s := &jsonschema.Schema{Pattern: `^(NaN|-?Infinity|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)$`}
+		return withTypes(s, "number", "string")
+	}
+	// Integers: a number or a decimal string, within the kind's range.
+	var lo, hi string
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		lo, hi = "-2147483648", "2147483647"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		lo, hi = "0", "4294967295"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		lo, hi = "-9223372036854775808", "9223372036854775807"
+	default:
+		lo, hi = "0", "18446744073709551615"
+	}
+	s := &jsonschema.Schema{Minimum: json.Number(lo), Maximum: json.Number(hi), Pattern: intPattern}
+	if lo == "0" {
+		s.Pattern = `^(0|[1-9][0-9]*)$`
+	}
+	return withTypes(s, "integer", "string")
+}
+
+// enumSchema is an enum's value names, or any number protojson takes for
+// it (an open enum takes any int32; a closed one, its values).
+func enumSchema(ed protoreflect.EnumDescriptor) *jsonschema.Schema {
+	if ed.FullName() == "google.protobuf.NullValue" {
+		return &jsonschema.Schema{Type: "null"}
+	}
+	vals := ed.Values()
+	names := make([]any, 0, vals.Len())
+	var nums []any
+	for i := 0; i < vals.Len(); i++ {
+		names = append(names, string(vals.Get(i).Name()))
+		nums = append(nums, int64(vals.Get(i).Number()))
+	}
+	byName := &jsonschema.Schema{Type: "string", Enum: names}
+	var byNumber *jsonschema.Schema
+	if ed.IsClosed() {
+		byNumber = &jsonschema.Schema{Type: "integer", Enum: nums}
+	} else {
+		byNumber = &jsonschema.Schema{Type: "integer", Minimum: "-2147483648", Maximum: "2147483647"}
+	}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{byName, byNumber}}
+}
+
+// nullable lets s be null too.
+func nullable(s *jsonschema.Schema) *jsonschema.Schema {
+	switch {
+	case s.Type == "null":
+		return s
+	case s.AllOf != nil || s.Const != nil || s.Not != nil:
+		// Keywords that would refuse null too.
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}, Description: moveDescription(s)}
+	case s.Type != "":
+		return withTypes(s, s.Type, "null")
+	case s.Extras["type"] != nil:
+		ts := s.Extras["type"].([]string)
+		return withTypes(s, append(ts[:len(ts):len(ts)], "null")...)
+	case s.Ref != "" || s.AnyOf != nil || s.Enum != nil:
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}, Description: moveDescription(s)}
+	}
+	return s // any JSON already
+}
+
+func moveDescription(s *jsonschema.Schema) string {
+	d := s.Description
+	s.Description = ""
+	return d
+}
+
+// withTypes sets the type keyword of s to types.
+func withTypes(s *jsonschema.Schema, types ...string) *jsonschema.Schema {
+	s.Type = ""
+	if s.Extras == nil {
+		s.Extras = map[string]any{}
+	}
+	s.Extras["type"] = types
+	return s
+}
