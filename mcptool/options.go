@@ -52,6 +52,7 @@ type registryConfig struct {
 	cache         *mcpreflect.Cache
 	limiter       Limiter
 	tasks         TaskSettings
+	listAll       bool // ListAllTools (auth.go)
 }
 
 type toolOption func(*toolConfig)
