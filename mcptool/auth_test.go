@@ -264,3 +264,30 @@ func TestAuthCallPathChecksScopes(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ran)
 }
+
+// Through Authorization, a task is its creator's: another principal's
+// tasks/get (answered by the poll shortcut), tasks/update and tasks/cancel
+// find nothing.
+func TestAuthTaskOwner(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
+	}))
+	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
+	ada := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer reader"}}
+	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer writer"}}
+
+	id := ada.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	assert.Equal(t, "working", ada.get(id)["status"])
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		_, err := bob.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
+		require.NotNil(t, err, m)
+		assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code, m)
+	}
+	assert.Equal(t, "working", ada.get(id)["status"], "bob's cancel did nothing")
+}
