@@ -162,3 +162,41 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestAuthTypeScriptClient: the TypeScript SDK's client calls the demo with
+// a bearer token from a real issuer on loopback.
+func TestAuthTypeScriptClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs npm packages and runs the demo binary")
+	}
+	node, dir := nodeWith(t, "core-tasks-e2e", sdkV1Pkg)
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	bin := buildDemo(t)
+	url, _ := httpDemo(t, bin, "-auth-issuer", iss.URL, "-confirm=false")
+	audience := url // the default: http://ADDR/mcp
+	out := runScript(t, node, dir, "auth.mjs", url, iss.URL, audience)
+
+	var report struct {
+		NoTokenStatus        int
+		Challenge            string
+		AuthorizationServers []string
+		ScopesSupported      []string
+		Tools                []string
+		Sum                  float64
+		DeleteError          string
+		DeleteCode           int
+		Error                string
+	}
+	require.NoError(t, json.Unmarshal(out, &report), "%s", out)
+	require.Empty(t, report.Error)
+	assert.Equal(t, 401, report.NoTokenStatus)
+	assert.Equal(t, `Bearer resource_metadata="`+strings.TrimSuffix(url, "/mcp")+`/.well-known/oauth-protected-resource/mcp"`, report.Challenge)
+	assert.Equal(t, []string{iss.URL}, report.AuthorizationServers)
+	assert.Equal(t, []string{"demo:admin", "demo:read", "demo:write"}, report.ScopesSupported)
+	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "search_pages", "web_search"}, report.Tools)
+	assert.Equal(t, 5.0, report.Sum)
+	assert.Equal(t, 403, report.DeleteCode)
+	assert.Contains(t, report.DeleteError, "tool delete_file needs the scopes demo:admin")
+}

@@ -76,6 +76,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return nil
 	}
+	if len(args) > 0 && args[0] == "issuer" {
+		if err := runIssuer(ctx, args[1:], stderr); !errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return nil
+	}
 	cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -108,7 +114,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: mcpgen-demo [flags]     serve the tools (stdio, or streamable HTTP with -http)\n"+
-			"       mcpgen-demo docs [-format markdown|json] [-o FILE]   print the tool catalogue\n\nFlags:\n")
+			"       mcpgen-demo docs [-format markdown|json] [-o FILE]   print the tool catalogue\n"+
+			"       mcpgen-demo issuer [-http ADDR]   a development OAuth issuer on loopback (docs/auth.md)\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nEnvironment: GITHUB_TOKEN (or GH_TOKEN) lets github_create_issue create issues;\n"+
 			"MCPGEN_GITHUB_URL, MCPGEN_WEATHER_URL, MCPGEN_GEOCODING_URL and MCPGEN_SEARCH_URL set the URL flags' defaults.\n")
