@@ -14,7 +14,8 @@ import (
 // Audit writes one record per tool call to l: the tool, the session, the
 // duration, the outcome (ok, tool_error, invalid_arguments, internal_error,
 // rate_limited, busy, timeout, declined, cancelled, input_required,
-// protocol_error) and the size of the arguments. With withArguments, the
+// forbidden, protocol_error), the size of the arguments and, for a call
+// with a verified token, its subject (never the token). With withArguments, the
 // arguments too, with every property marked jsonschema:"writeOnly" (secrets)
 // replaced by "[REDACTED]".
 func Audit(l *slog.Logger, withArguments bool) RegistryOption {
@@ -32,6 +33,9 @@ func (r *Registry) auditCall(ctx context.Context, cs *callState, args json.RawMe
 		slog.Duration("duration", time.Since(start)),
 		slog.String("outcome", o.word()),
 		slog.Int("arg_bytes", len(args)),
+	}
+	if ti := cs.tokenInfo(); ti != nil { // who called; never the token
+		attrs = append(attrs, slog.String("subject", ti.UserID))
 	}
 	if r.cfg.auditArgs {
 		attrs = append(attrs, slog.Any("arguments", redact(cs.tool.plan.Schema, args)))

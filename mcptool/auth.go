@@ -1,10 +1,42 @@
 package mcptool
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/buger/jsonparser"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpgen/mcpgen/annotations"
 )
+
+// Authorization: an MCP server over HTTP as an OAuth 2.1 resource server.
+// The pieces, in the order a request meets them:
+//
+//	HTTP      Authorization (an HTTPOption): RFC 9728 metadata; 401 without a
+//	          valid token; 403 insufficient_scope for a tools/call whose tool
+//	          needs scopes the token lacks (authHTTP below)
+//	list      tools/list shows a caller only the tools its token may call
+//	          (dispatch.go; ListAllTools turns that off)
+//	call      bound.call's authorize step, for every transport: a call with
+//	          a verified token lacking a scope is a JSON-RPC error naming
+//	          the missing scopes (authorize below)
+//	tasks     a task is its creator's (task.go owner, by subject)
+//	tools     Caller(ctx): the verified principal
+//
+// The token arrives verified as go-sdk's auth.TokenInfo (in the request's
+// context, then in CallToolRequest.Extra): one seam, auth.TokenVerifier,
+// which adapters/oauth implements for JWTs.
 
 // Scopes says which OAuth scopes a caller's token must all carry to call
 // the tool, and to see it in tools/list. On a registry it is the default
@@ -12,8 +44,276 @@ import (
 // option replaces it, and Scopes() with none says the tool needs none. Each
 // scope must be a scope-token of RFC 6749 §3.3 (printable ASCII without
 // spaces, '"' or '\'). Scopes are checked only for calls that carry a
-// verified token; see docs/auth.md. Default: none.
+// verified token: over HTTP, see [Authorization]. Default: none.
 func Scopes(scopes ...string) SharedOption {
 	s := append([]string{}, scopes...) // non-nil: Scopes() says none
 	return policyOption(func(p *annotations.Policy) { p.Scopes = slices.Clone(s) })
+}
+
+// ListAllTools lists every tool in tools/list, also those the caller's
+// token lacks the scopes of (calling them still fails). By default a
+// caller with a verified token sees only the tools it may call.
+func ListAllTools() RegistryOption {
+	return registryOption(func(c *registryConfig) { c.listAll = true })
+}
+
+// Principal is who calls a tool, as a verified OAuth access token says.
+type Principal struct {
+	Subject  string   // the token's sub: the user, or the client acting for itself
+	ClientID string   // the OAuth client the token was issued to, if the token says
+	Scopes   []string // the scopes the token carries
+}
+
+// Caller returns the verified principal of the tool call ctx belongs to;
+// ok is false when the call carries no verified token (authorization off,
+// stdio, direct calls). The token itself never reaches tools: pass it
+// through to no other API (the MCP authorization specification forbids
+// token passthrough).
+func Caller(ctx context.Context) (p Principal, ok bool) {
+	cs := stateFrom(ctx)
+	if cs == nil {
+		return p, false
+	}
+	ti := cs.tokenInfo()
+	if ti == nil {
+		return p, false
+	}
+	p = Principal{Subject: ti.UserID, Scopes: slices.Clone(ti.Scopes)}
+	p.ClientID, _ = ti.Extra["client_id"].(string)
+	return p, true
+}
+
+// tokenInfo is the call's verified token, or nil.
+func (cs *callState) tokenInfo() *auth.TokenInfo {
+	if cs.req != nil && cs.req.Extra != nil {
+		return cs.req.Extra.TokenInfo
+	}
+	return nil
+}
+
+// CodeInsufficientScope is the JSON-RPC error code of a call whose token
+// lacks scopes its tool needs (over HTTP the request gets 403 first).
+const CodeInsufficientScope = -32403
+
+// authorize is the call path's authorization step: a call with a verified
+// token must carry every scope of its tool.
+func authorize(cs *callState) (outcome, bool) {
+	need := cs.tool.pol.scopes
+	if len(need) == 0 {
+		return outcome{}, true
+	}
+	ti := cs.tokenInfo()
+	if ti == nil {
+		return outcome{}, true
+	}
+	missing := missingScopes(need, ti.Scopes)
+	if len(missing) == 0 {
+		return outcome{}, true
+	}
+	return outcome{kind: outProtocol, reason: "forbidden", err: &jsonrpc.Error{
+		Code:    CodeInsufficientScope,
+		Message: fmt.Sprintf("insufficient scope: tool %s needs the scopes %s; the token lacks %s", cs.tool.name, strings.Join(need, " "), strings.Join(missing, " ")),
+	}}, false
+}
+
+// missingScopes returns the scopes of need that have does not hold.
+func missingScopes(need, have []string) []string {
+	var missing []string
+	for _, s := range need {
+		if !slices.Contains(have, s) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+// mayCall reports whether a caller with ti may call t: anyone without a
+// verified token (authorization is off), or a token with t's scopes.
+func mayCall(t *tool, ti *auth.TokenInfo) bool {
+	return ti == nil || len(missingScopes(t.pol.scopes, ti.Scopes)) == 0
+}
+
+// Authorization makes the handler an OAuth 2.1 resource server, as the MCP
+// authorization specification says:
+//
+//   - it serves meta, its RFC 9728 protected resource metadata, at
+//     /.well-known/oauth-protected-resource followed by the path of
+//     meta.Resource (and without it), to any origin; route those paths to
+//     the handler when it is not mounted at "/";
+//   - a request without a bearer token, or whose token verify refuses, gets
+//     401 with WWW-Authenticate: Bearer resource_metadata="…" (and
+//     error="invalid_token" for a refused token);
+//   - a tools/call whose tool needs scopes the token lacks gets 403 with
+//     WWW-Authenticate: Bearer error="insufficient_scope", scope="…" naming
+//     the tool's scopes, so the client can ask for them (step-up);
+//   - tools/list shows each caller only the tools it may call
+//     ([ListAllTools]), a task is seen only by the subject who created it,
+//     and tools learn who calls them from [Caller].
+//
+// verify has go-sdk's auth.TokenVerifier shape; mcpoauth (adapters/oauth)
+// verifies JWTs against an issuer's JWKS. It must return an error wrapping
+// auth.ErrInvalidToken for a token it refuses (another error is 503), and
+// a TokenInfo with the subject (UserID), the scopes and the expiry.
+//
+// meta.Resource (this server's URL, the audience its tokens must name) and
+// meta.AuthorizationServers are required, or NewHTTPHandler panics. Left
+// empty, ScopesSupported lists the scopes of the registry's tools and
+// BearerMethodsSupported is ["header"].
+func Authorization(verify auth.TokenVerifier, meta *oauthex.ProtectedResourceMetadata) HTTPOption {
+	return httpOption(func(c *httpConfig) { c.auth = &authConfig{verify: verify, meta: meta} })
+}
+
+// authConfig is what Authorization configures.
+type authConfig struct {
+	verify auth.TokenVerifier
+	meta   *oauthex.ProtectedResourceMetadata
+}
+
+// authHTTP is the handler's resource server.
+type authHTTP struct {
+	cfg         authConfig
+	srv         *mcp.Server
+	metaURL     string   // where the metadata is served, for WWW-Authenticate
+	metaPaths   []string // the paths it is served at
+	logger      *slog.Logger
+	pass        func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
+	scopeHeader string
+}
+
+type verifiedKey struct{}
+
+// newAuthHTTP checks the configuration; NewHTTPHandler panics on its error.
+func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHTTP, error) {
+	if cfg.verify == nil || cfg.meta == nil {
+		return nil, errors.New("Authorization needs a verifier and the resource's metadata")
+	}
+	u, err := url.Parse(cfg.meta.Resource)
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" {
+		return nil, fmt.Errorf("Authorization: the metadata's Resource %q must be an absolute URL without a fragment (RFC 8707)", cfg.meta.Resource)
+	}
+	if len(cfg.meta.AuthorizationServers) == 0 {
+		return nil, errors.New("Authorization: the metadata must name at least one authorization server")
+	}
+	a := &authHTTP{cfg: *cfg, srv: srv, logger: logger}
+	path := strings.TrimRight(u.EscapedPath(), "/")
+	a.metaPaths = []string{"/.well-known/oauth-protected-resource" + path}
+	if path != "" {
+		a.metaPaths = append(a.metaPaths, "/.well-known/oauth-protected-resource")
+	}
+	a.metaURL = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: a.metaPaths[0]}).String()
+	a.pass = auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		return ctx.Value(verifiedKey{}).(*auth.TokenInfo), nil
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return a, nil
+}
+
+// wrap puts the resource server in front of next.
+func (a *authHTTP) wrap(next http.Handler) http.Handler {
+	inner := a.pass(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slices.Contains(a.metaPaths, r.URL.Path) {
+			a.serveMetadata(w, r)
+			return
+		}
+		if r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r) // a CORS preflight carries no credentials
+			return
+		}
+		token, ok := bearer(r)
+		if !ok {
+			a.challenge(w, http.StatusUnauthorized, "", "", "a bearer token is required")
+			return
+		}
+		ti, err := a.cfg.verify(r.Context(), token, r)
+		switch {
+		case errors.Is(err, auth.ErrInvalidToken):
+			a.challenge(w, http.StatusUnauthorized, "invalid_token", "", "the bearer token is not valid")
+			return
+		case err != nil || ti == nil:
+			if a.logger != nil {
+				a.logger.ErrorContext(r.Context(), "mcptool: cannot verify bearer tokens", "err", err)
+			}
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "cannot verify the bearer token now", http.StatusServiceUnavailable)
+			return
+		case !ti.Expiration.IsZero() && ti.Expiration.Before(time.Now().Add(-time.Minute)):
+			a.challenge(w, http.StatusUnauthorized, "invalid_token", "", "the bearer token has expired")
+			return
+		}
+		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
+	})
+}
+
+// bearer returns the request's bearer token (RFC 6750 §2.1: the header
+// only; a token in the query string is refused, as OAuth 2.1 says).
+func bearer(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
+}
+
+// challenge answers with code and a WWW-Authenticate: Bearer challenge
+// (RFC 6750 §3, RFC 9728 §5.1).
+func (a *authHTTP) challenge(w http.ResponseWriter, code int, errCode, scope, msg string) {
+	params := []string{}
+	if errCode != "" {
+		params = append(params, fmt.Sprintf("error=%q", errCode))
+	}
+	if scope != "" {
+		params = append(params, fmt.Sprintf("scope=%q", scope))
+	}
+	params = append(params, fmt.Sprintf("resource_metadata=%q", a.metaURL))
+	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	http.Error(w, msg, code)
+}
+
+// serveMetadata answers the protected resource metadata.
+func (a *authHTTP) serveMetadata(w http.ResponseWriter, r *http.Request) {
+	meta := *a.cfg.meta
+	if meta.ScopesSupported == nil {
+		meta.ScopesSupported = a.scopes()
+	}
+	if meta.BearerMethodsSupported == nil {
+		meta.BearerMethodsSupported = []string{"header"}
+	}
+	auth.ProtectedResourceMetadataHandler(&meta).ServeHTTP(w, r)
+}
+
+// scopes lists the scopes of the registry's tools, sorted.
+func (a *authHTTP) scopes() []string {
+	reg := servedOn(a.srv).reg
+	if reg == nil {
+		return nil
+	}
+	var all []string
+	for _, t := range reg.snapshot().sorted {
+		all = append(all, t.pol.scopes...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// permit answers a tools/call whose token lacks its tool's scopes with 403
+// and returns false. The tool is named by the Mcp-Name header (2026-07-28)
+// or the body (2025-era sessions); the call path checks the body again.
+func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	ti := auth.TokenInfoFromContext(r.Context())
+	reg := servedOn(a.srv).reg
+	if ti == nil || reg == nil {
+		return true
+	}
+	name := r.Header.Get("Mcp-Name")
+	if name == "" {
+		name, _ = jsonparser.GetString(body, "params", "name")
+	}
+	t, ok := reg.lookup(name)
+	if !ok || mayCall(t, ti) {
+		return true
+	}
+	a.challenge(w, http.StatusForbidden, "insufficient_scope", strings.Join(t.pol.scopes, " "),
+		fmt.Sprintf("tool %s needs the scopes %s", t.name, strings.Join(t.pol.scopes, " ")))
+	return false
 }

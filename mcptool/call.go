@@ -18,8 +18,9 @@ import (
 //
 //	transport   Registry.Call, Registry.Invoke (adapters), Registry.toolHandler (go-sdk)
 //	run         audit record, panic recovery, middleware ([Use]), pending input
-//	bound.call  size → decode (defaults, validate) → confirm → limits (rate,
-//	            session rate, concurrency) → invoke (timeout) → marshal
+//	bound.call  size → decode (defaults, validate) → authorize (scopes) →
+//	            confirm → limits (rate, session rate, concurrency) → invoke
+//	            (timeout) → marshal
 //
 // and ends in one outcome, which each transport maps to its wire once.
 
@@ -40,7 +41,8 @@ type Call struct {
 // returned: "ok", "tool_error", "invalid_arguments", "input_required",
 // "internal_error", "protocol_error", or, when a policy refused the call,
 // the refusal: "rate_limited", "busy" (the concurrency cap), "declined"
-// (not confirmed), "timeout" or "cancelled". The audit log uses the same
+// (not confirmed), "timeout", "cancelled" or "forbidden" (the token lacks
+// the tool's scopes: a protocol error). The audit log uses the same
 // words. It is "" before next returns.
 func (c *Call) Outcome() string {
 	if c.out == nil || (c.out.kind == outOK && c.out.res == nil) {
@@ -184,13 +186,17 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	if err != nil {
 		return argumentsOutcome(t.name, err)
 	}
-	// 3. Confirm: only a valid call is put to the user.
+	// 3. Authorize: a verified token carries the tool's scopes (auth.go).
+	if o, ok := authorize(cs); !ok {
+		return o
+	}
+	// 4. Confirm: only a valid call by an authorized caller is put to the user.
 	if p.confirm {
 		if o, ok := confirm(ctx, t, args); !ok {
 			return o
 		}
 	}
-	// 4. Limits: rate, per-session rate, concurrency.
+	// 5. Limits: rate, per-session rate, concurrency.
 	release, o, ok := t.admit(ctx, cs)
 	if !ok {
 		return o
@@ -198,7 +204,7 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	if release != nil {
 		defer release()
 	}
-	// 5. Invoke, within the timeout; 6. marshal.
+	// 6. Invoke, within the timeout; 7. marshal.
 	if p.timeout <= 0 {
 		v, err := b.fn(ctx, in)
 		return t.finish(ctx, cs, v, err)
@@ -315,16 +321,17 @@ func (t *tool) admit(ctx context.Context, cs *callState) (release func(), o outc
 	return nil, outcome{}, true
 }
 
-// sessionKey is the key of the call's per-session rate limit: by its
-// session, or, on stateless HTTP, by the authenticated principal.
+// sessionKey is the key of the call's per-session rate limit: by the
+// verified principal when there is one (who could otherwise open sessions
+// to get more calls), else by its session.
 func sessionKey(t *tool, cs *callState) string {
+	if ti := cs.tokenInfo(); ti != nil && ti.UserID != "" {
+		return t.rateKey + "/principal/" + ti.UserID
+	}
 	if cs.peer != nil {
 		if id := cs.peer.SessionID(); id != "" {
 			return t.rateKey + "/session/" + id
 		}
-	}
-	if req := cs.req; req != nil && req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
-		return t.rateKey + "/principal/" + req.Extra.TokenInfo.UserID
 	}
 	return ""
 }
@@ -406,6 +413,9 @@ func (o outcome) word() string {
 		return "input_required"
 	case outInternal:
 		return "internal_error"
+	}
+	if o.reason != "" { // forbidden: the token lacks the tool's scopes
+		return o.reason
 	}
 	return "protocol_error"
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"weak"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -151,6 +152,10 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		return nil, err
 	}
 	set := d.reg.snapshot()
+	listAll, ti := d.reg.cfg.listAll, (*auth.TokenInfo)(nil)
+	if req.Extra != nil {
+		ti = req.Extra.TokenInfo
+	}
 	ours := set.sorted[sort.Search(len(set.sorted), func(i int) bool { return set.sorted[i].name > after }):]
 	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
 	more := false
@@ -161,7 +166,11 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 			if len(own) > 0 && ours[0].name == own[0].Name {
 				own = own[1:] // the registry's tool wins
 			}
-			t, ours = ours[0].def, ours[1:]
+			ot := ours[0]
+			t, ours = ot.def, ours[1:]
+			if !listAll && !mayCall(ot, ti) {
+				continue // the caller's token lacks its scopes (auth.go)
+			}
 		default:
 			t, own = own[0], own[1:]
 			if t.Name <= after || set.byName[t.Name] != nil || t.Name == listChangedTool {

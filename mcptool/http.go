@@ -62,6 +62,14 @@ func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 			panic("mcptool: TrustedOrigins: " + err.Error())
 		}
 	}
+	if o.auth != nil {
+		a, err := newAuthHTTP(o.auth, srv, o.logger)
+		if err != nil {
+			panic("mcptool: " + err.Error())
+		}
+		h.auth = a
+		return cop.Handler(a.wrap(h))
+	}
 	return cop.Handler(h)
 }
 
@@ -82,6 +90,7 @@ type httpHandler struct {
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
 	bodies    *syncsem.Weighted
+	auth      *authHTTP // nil without Authorization
 
 	mu       sync.Mutex
 	sessions map[string]*sessionUse // by Mcp-Session-Id
@@ -109,6 +118,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		env = parseEnvelope(body)
+		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
+			return
+		}
 		if env.method == "tools/call" {
 			if aside, drop, ok := setArgsAside(r, h.srv, body); ok {
 				body = aside

@@ -25,6 +25,7 @@ type httpConfig struct {
 	maxSessions          int
 	maxBodyBytesInFlight int64
 	bodyReadTimeout      time.Duration
+	auth                 *authConfig // Authorization (auth.go)
 }
 
 type httpOption func(*httpConfig)

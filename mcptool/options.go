@@ -54,6 +54,7 @@ type registryConfig struct {
 	spent         SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
+	listAll       bool // ListAllTools (auth.go)
 }
 
 type toolOption func(*toolConfig)

@@ -60,8 +60,9 @@ func RateLimit(r float64, burst int) Option {
 }
 
 // SessionRateLimit limits calls of the tool to r per second with bursts of
-// burst for each client session (transports without sessions, such as
-// stateless HTTP, are limited only by [RateLimit]). Tag form:
+// burst for each client session, or for each principal when calls carry a
+// verified token ([Authorization]), across its sessions (without either,
+// as on anonymous stateless HTTP, only [RateLimit] applies). Tag form:
 // `mcp:"sessionRate=2/s,sessionBurst=2"`. Default: none.
 func SessionRateLimit(r float64, burst int) Option {
 	return policyOption(func(p *annotations.Policy) { p.SessionRate = annotations.Rate{PerSecond: r, Burst: burst} })
@@ -149,8 +150,8 @@ func (r *Registry) chain(t *tool) Handler {
 
 // Limiter keeps the rate limits and concurrency caps of a registry's tools,
 // by key: "tool/NAME" for a tool's rate limit and concurrency cap,
-// "tool/NAME/session/ID" for its per-session rate limit (on stateless HTTP
-// "tool/NAME/principal/USER", for an authenticated user). The default keeps
+// "tool/NAME/session/ID" for its per-session rate limit, or
+// "tool/NAME/principal/SUBJECT" for a call with a verified token. The default keeps
 // them in process (golang.org/x/time/rate and a semaphore per key); an
 // implementation on shared storage makes them hold across replicas. An
 // error fails the call with an internal error (logged, never shown).

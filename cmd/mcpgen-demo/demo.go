@@ -164,6 +164,13 @@ func (d *demo) confirmed() []mcptool.Option {
 	}
 }
 
+// The demo's OAuth scopes (docs/auth.md).
+const (
+	scopeRead  = "demo:read"
+	scopeWrite = "demo:write"
+	scopeAdmin = "demo:admin"
+)
+
 // registerDemo registers the demo toolset's tools on reg. Their descriptions
 // are the doc comments of their functions and methods (see mcpgen_gen.go),
 // with what is only known at run time appended.
@@ -174,19 +181,23 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
 	}
-	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum))
-	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV))
-	check("generate_csv", mcptool.Add(reg, "generate_csv", d.files.GenerateCSV))
-	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, d.confirmed()...))
+	// The scopes a caller's token needs, by what the tool does: read-only
+	// tools demo:read, others demo:write, destructive ones demo:admin.
+	read, write, admin := mcptool.Scopes(scopeRead), mcptool.Scopes(scopeWrite), mcptool.Scopes(scopeAdmin)
+	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum, read))
+	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV, read))
+	check("generate_csv", mcptool.Add(reg, "generate_csv", d.files.GenerateCSV, write))
+	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, append(d.confirmed(), admin)...))
 	if d.commands != nil {
 		check("execute_command", mcptool.Add(reg, "execute_command", d.commands.Execute,
-			mcptool.AppendDescription(d.commands.description())))
+			mcptool.AppendDescription(d.commands.description()), admin))
 	}
-	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue))
-	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current))
-	check("web_search", mcptool.Add(reg, "web_search", d.search.Web))
-	check("create_record", mcptool.Add(reg, "create_record", d.records.Create))
-	check("notes", reg.AddMethods(d.notes, mcptool.Method("DeletePage", d.confirmed()...)))
+	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue, write))
+	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current, read))
+	check("web_search", mcptool.Add(reg, "web_search", d.search.Web, read))
+	check("create_record", mcptool.Add(reg, "create_record", d.records.Create, write))
+	check("notes", reg.AddMethods(d.notes, mcptool.Method("SearchPages", read), mcptool.Method("GetPage", read),
+		mcptool.Method("DeletePage", append(d.confirmed(), admin)...)))
 	return errors.Join(errs...)
 }
 

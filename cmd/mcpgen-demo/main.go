@@ -30,6 +30,10 @@ type config struct {
 	redisURL  string        // shared state of replicas; "" keeps it in process
 	bodyWait  time.Duration // with -http: how long a request body may take to arrive
 
+	authIssuer     string // with -http: the OAuth issuer whose tokens callers need; "" is none
+	authAudience   string // this server's resource identifier; "" is http://ADDR/mcp
+	allowAnonymous bool   // serve without authorization on a non-loopback address
+
 	// The demo toolset's settings. Zero values mean the defaults (see
 	// withDefaults), except githubToken and searchURL, which have none.
 
@@ -72,6 +76,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return nil
 	}
+	if len(args) > 0 && args[0] == "issuer" {
+		if err := runIssuer(ctx, args[1:], stderr); !errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return nil
+	}
 	cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
@@ -104,7 +114,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: mcpgen-demo [flags]     serve the tools (stdio, or streamable HTTP with -http)\n"+
-			"       mcpgen-demo docs [-format markdown|json] [-o FILE]   print the tool catalogue\n\nFlags:\n")
+			"       mcpgen-demo docs [-format markdown|json] [-o FILE]   print the tool catalogue\n"+
+			"       mcpgen-demo issuer [-http ADDR]   a development OAuth issuer on loopback (docs/auth.md)\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nEnvironment: GITHUB_TOKEN (or GH_TOKEN) lets github_create_issue create issues;\n"+
 			"MCPGEN_GITHUB_URL, MCPGEN_WEATHER_URL, MCPGEN_GEOCODING_URL and MCPGEN_SEARCH_URL set the URL flags' defaults.\n")
@@ -116,6 +127,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.stateless, "stateless", false, "with -http: serve every request statelessly (the 2026-07-28 mode), no sessions")
 	fs.DurationVar(&cfg.bodyWait, "body-timeout", 30*time.Second, "with -http: how long a request body may take to arrive (a slower one gets 408)")
 	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
+	fs.StringVar(&cfg.authIssuer, "auth-issuer", os.Getenv("MCPGEN_AUTH_ISSUER"), "with -http: require OAuth access tokens (JWTs) from the issuer at `URL`, with the scopes each tool needs (demo:read, demo:write, demo:admin; see docs/auth.md)")
+	fs.StringVar(&cfg.authAudience, "auth-audience", os.Getenv("MCPGEN_AUTH_AUDIENCE"), "with -auth-issuer: this server's resource identifier `URI`, which tokens' aud must name (default: http://ADDR/mcp)")
+	fs.BoolVar(&cfg.allowAnonymous, "allow-unauthenticated", false, "with -http on an address that is not loopback: serve without -auth-issuer anyway (anyone who reaches the port can call every tool)")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
@@ -270,13 +284,27 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 	}
 	mux := http.NewServeMux()
 	hopts := []mcptool.HTTPOption{mcptool.Logger(logger), mcptool.BodyReadTimeout(cfg.bodyWait)}
+	authOpt, closeAuth, err := authorization(ctx, cfg, ln, logger)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	defer closeAuth()
+	if authOpt != nil {
+		hopts = append(hopts, authOpt)
+	}
 	if cfg.stateless {
 		hopts = append(hopts, mcptool.Stateless())
 	}
 	if a.cluster != nil {
 		hopts = append(hopts, a.cluster.HTTPOptions()...)
 	}
-	mux.Handle("/mcp", mcptool.NewHTTPHandler(a.srv, hopts...))
+	h := mcptool.NewHTTPHandler(a.srv, hopts...)
+	mux.Handle("/mcp", h)
+	if authOpt != nil { // the protected resource metadata (RFC 9728)
+		mux.Handle("/.well-known/oauth-protected-resource/", h)
+		mux.Handle("/.well-known/oauth-protected-resource", h)
+	}
 	// For load balancers' health checks: the process serves. It does not
 	// check Redis, which all replicas share: a Redis outage would take
 	// every replica out, where calls that do not need Redis still work.
@@ -294,7 +322,7 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
-	logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", cfg.stateless, "toolset", cfg.toolset, "redis", a.cluster != nil)
+	logger.Info("serving streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", cfg.stateless, "toolset", cfg.toolset, "redis", a.cluster != nil, "auth_issuer", cfg.authIssuer)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/adapters/oauth/oauthtest"
+)
+
+// Every demo tool needs the scope its hints call for: read-only tools
+// demo:read, destructive ones demo:admin, the others demo:write.
+func TestDemoScopes(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"docs", "-format", "json"}, nil, &stdout, &stderr))
+	var cat struct {
+		Tools []struct {
+			Name   string          `json:"name"`
+			Hints  map[string]bool `json:"hints"`
+			Scopes []string        `json:"scopes"`
+		} `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &cat))
+	require.NotEmpty(t, cat.Tools)
+	for _, tl := range cat.Tools {
+		want := scopeWrite
+		switch {
+		case tl.Hints["readOnly"]:
+			want = scopeRead
+		case tl.Hints["destructive"]:
+			want = scopeAdmin
+		}
+		assert.Equal(t, []string{want}, tl.Scopes, tl.Name)
+	}
+}
+
+// The demo with -auth-issuer: 401 without a token; a demo:read token lists
+// and calls only the read-only tools; a demo:write token gets 403 from a
+// destructive tool, naming demo:admin.
+func TestDemoAuthorization(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo binary")
+	}
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	const audience = "http://mcp.test/mcp"
+	url, _ := httpDemo(t, buildDemo(t), "-auth-issuer", iss.URL, "-auth-audience", audience, "-confirm=false")
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{}`))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	metaURL := strings.TrimSuffix(url, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
+	assert.Equal(t, `Bearer resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp"`, resp.Header.Get("WWW-Authenticate"))
+	resp, err = http.Get(metaURL)
+	require.NoError(t, err)
+	var meta map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&meta))
+	resp.Body.Close()
+	assert.Equal(t, audience, meta["resource"])
+	assert.Equal(t, []any{iss.URL}, meta["authorization_servers"])
+	assert.Equal(t, []any{"demo:admin", "demo:read", "demo:write"}, meta["scopes_supported"])
+
+	token := func(scope string) string {
+		tok, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "scope": scope}, "")
+		require.NoError(t, err)
+		return tok
+	}
+	connect := func(tok string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+		hc := &http.Client{Transport: bearer{tok}}
+		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs
+	}
+	reader := connect(token("demo:read"))
+	var names []string
+	for tl, err := range reader.Tools(t.Context(), nil) {
+		require.NoError(t, err)
+		names = append(names, tl.Name)
+		assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
+	}
+	assert.Contains(t, names, "calculate_sum")
+	res, err := reader.CallTool(t.Context(), &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}})
+	require.NoError(t, err)
+	assert.False(t, res.IsError)
+
+	writer := connect(token("demo:read demo:write"))
+	_, err = writer.CallTool(t.Context(), &mcp.CallToolParams{Name: "delete_file", Arguments: map[string]any{"path": "x.csv"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Forbidden")
+
+	expired, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "scope": "demo:read", "exp": time.Now().Add(-time.Hour).Unix()}, "")
+	require.NoError(t, err)
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "Bearer "+expired)
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
+}
+
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Without -auth-issuer the demo refuses an address that is not loopback,
+// unless -allow-unauthenticated, and then warns.
+func TestDemoRefusesAnonymousNonLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo binary")
+	}
+	bin := buildDemo(t)
+	out, err := exec.Command(bin, "-http", "0.0.0.0:0", "-data", filepath.Join(t.TempDir(), "data")).CombinedOutput()
+	require.Error(t, err)
+	assert.Contains(t, string(out), "refusing to serve without authorization")
+
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-http", "0.0.0.0:0", "-allow-unauthenticated", "-data", filepath.Join(t.TempDir(), "data"))
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	require.Eventually(t, func() bool { return strings.Contains(stderr.String(), "url=") }, 50*time.Second, 50*time.Millisecond)
+	assert.Contains(t, stderr.String(), "serving without authorization on an address that is not loopback")
+}
+
+// syncBuffer is a bytes.Buffer safe to write from a process's output copier
+// while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestAuthTypeScriptClient: the TypeScript SDK's client calls the demo with
+// a bearer token from a real issuer on loopback.
+func TestAuthTypeScriptClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs npm packages and runs the demo binary")
+	}
+	node, dir := nodeWith(t, "core-tasks-e2e", sdkV1Pkg)
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	bin := buildDemo(t)
+	url, _ := httpDemo(t, bin, "-auth-issuer", iss.URL, "-confirm=false")
+	audience := url // the default: http://ADDR/mcp
+	out := runScript(t, node, dir, "auth.mjs", url, iss.URL, audience)
+
+	var report struct {
+		NoTokenStatus        int
+		Challenge            string
+		AuthorizationServers []string
+		ScopesSupported      []string
+		Tools                []string
+		Sum                  float64
+		DeleteError          string
+		DeleteCode           int
+		Error                string
+	}
+	require.NoError(t, json.Unmarshal(out, &report), "%s", out)
+	require.Empty(t, report.Error)
+	assert.Equal(t, 401, report.NoTokenStatus)
+	assert.Equal(t, `Bearer resource_metadata="`+strings.TrimSuffix(url, "/mcp")+`/.well-known/oauth-protected-resource/mcp"`, report.Challenge)
+	assert.Equal(t, []string{iss.URL}, report.AuthorizationServers)
+	assert.Equal(t, []string{"demo:admin", "demo:read", "demo:write"}, report.ScopesSupported)
+	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "search_pages", "web_search"}, report.Tools)
+	assert.Equal(t, 5.0, report.Sum)
+	assert.Equal(t, 403, report.DeleteCode)
+	assert.Contains(t, report.DeleteError, "tool delete_file needs the scopes demo:admin")
+}

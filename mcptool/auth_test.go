@@ -1,0 +1,293 @@
+package mcptool_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+// tokens is a verifier of made-up tokens: token → what it verifies to.
+type tokens map[string]*auth.TokenInfo
+
+func (ts tokens) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if token == "down" {
+		return nil, errors.New("the issuer is unreachable")
+	}
+	if ti, ok := ts[token]; ok {
+		return ti, nil
+	}
+	return nil, fmt.Errorf("%w: unknown token", auth.ErrInvalidToken)
+}
+
+var testTokens = tokens{
+	"reader": {UserID: "ada", Scopes: []string{"notes:read"}, Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"client_id": "cli"}},
+	"writer": {UserID: "bob", Scopes: []string{"notes:read", "notes:write"}, Expiration: time.Now().Add(time.Hour)},
+	"nobody": {UserID: "eve", Expiration: time.Now().Add(time.Hour)},
+}
+
+type noteArgs struct {
+	_    struct{} `mcp:"readOnly,scopes=notes:read"`
+	Text string   `json:"text,omitempty"`
+}
+
+// authServer serves a registry of three tools — read (notes:read), write
+// (notes:read notes:write) and open (no scopes) — with Authorization.
+func authServer(t *testing.T, regOpts ...mcptool.RegistryOption) (*httptest.Server, *bytes.Buffer) {
+	t.Helper()
+	var audit bytes.Buffer
+	reg := mcptool.NewRegistry(append([]mcptool.RegistryOption{mcptool.NoDescription(), mcptool.Audit(slog.New(slog.NewJSONHandler(&audit, nil)), true)}, regOpts...)...)
+	who := func(ctx context.Context, in noteArgs) (string, error) {
+		p, ok := mcptool.Caller(ctx)
+		return fmt.Sprintf("%s %s %v %v", p.Subject, p.ClientID, p.Scopes, ok), nil
+	}
+	require.NoError(t, mcptool.Add(reg, "read", who))
+	require.NoError(t, mcptool.Add(reg, "write", who, mcptool.ReadOnly(false), mcptool.Destructive(false), mcptool.Scopes("notes:read", "notes:write")))
+	require.NoError(t, mcptool.Add(reg, "open", who, mcptool.Scopes()))
+	srv := reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+		Resource:             hs.URL + "/mcp",
+		AuthorizationServers: []string{"https://auth.example.com"},
+	}))
+	return hs, &audit
+}
+
+// bearerClient is an HTTP client that sends token.
+func bearerClient(token string) *http.Client {
+	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+token)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestAuthChallenges(t *testing.T) {
+	hs, _ := authServer(t)
+	metaURL := hs.URL + "/.well-known/oauth-protected-resource/mcp"
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	for name, tc := range map[string]struct {
+		header string
+		code   int
+		want   string
+	}{
+		"no token":       {"", 401, `Bearer resource_metadata="` + metaURL + `"`},
+		"basic auth":     {"Basic YTpi", 401, `Bearer resource_metadata="` + metaURL + `"`},
+		"unknown token":  {"Bearer forged", 401, `Bearer error="invalid_token", resource_metadata="` + metaURL + `"`},
+		"empty bearer":   {"Bearer ", 401, `Bearer resource_metadata="` + metaURL + `"`},
+		"issuer down":    {"Bearer down", 503, ""},
+		"good token":     {"Bearer reader", 200, ""},
+		"case of scheme": {"bearer reader", 200, ""},
+	} {
+		req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tc.header != "" {
+			req.Header.Set("Authorization", tc.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		assert.Equal(t, tc.code, resp.StatusCode, "%s: %s", name, body)
+		assert.Equal(t, tc.want, resp.Header.Get("WWW-Authenticate"), name)
+		assert.NotContains(t, string(body), "unreachable", "%s: the verifier's error is logged, not sent", name)
+	}
+
+	// The metadata, at the path of the resource and at the root.
+	for _, u := range []string{metaURL, hs.URL + "/.well-known/oauth-protected-resource"} {
+		resp, err := http.Get(u)
+		require.NoError(t, err)
+		var meta map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&meta))
+		resp.Body.Close()
+		assert.Equal(t, "*", resp.Header.Get("Access-Control-Allow-Origin"))
+		assert.Equal(t, hs.URL+"/mcp", meta["resource"])
+		assert.Equal(t, []any{"https://auth.example.com"}, meta["authorization_servers"])
+		assert.Equal(t, []any{"notes:read", "notes:write"}, meta["scopes_supported"], "the scopes of the registry's tools")
+		assert.Equal(t, []any{"header"}, meta["bearer_methods_supported"])
+	}
+}
+
+func connectWith(t *testing.T, url, token, version string) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil)
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: bearerClient(token)}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	var names []string
+	for tl, err := range cs.Tools(t.Context(), nil) {
+		require.NoError(t, err)
+		names = append(names, tl.Name)
+	}
+	return names
+}
+
+func TestAuthListAndCall(t *testing.T) {
+	hs, audit := authServer(t)
+	for _, version := range []string{"", "2025-11-25"} {
+		reader := connectWith(t, hs.URL+"/mcp", "reader", version)
+		writer := connectWith(t, hs.URL+"/mcp", "writer", version)
+		nobody := connectWith(t, hs.URL+"/mcp", "nobody", version)
+		assert.Equal(t, []string{"open", "read"}, toolNames(t, reader), version)
+		assert.Equal(t, []string{"open", "read", "write"}, toolNames(t, writer), version)
+		assert.Equal(t, []string{"open"}, toolNames(t, nobody), version)
+
+		res, err := reader.CallTool(t.Context(), &mcp.CallToolParams{Name: "read"})
+		require.NoError(t, err, version)
+		assert.Equal(t, "ada cli [notes:read] true", res.Content[0].(*mcp.TextContent).Text, "the tool learns its caller")
+
+		_, err = reader.CallTool(t.Context(), &mcp.CallToolParams{Name: "write"})
+		require.Error(t, err, version)
+		assert.Contains(t, err.Error(), "Forbidden", version)
+		_, err = nobody.CallTool(t.Context(), &mcp.CallToolParams{Name: "read"})
+		require.Error(t, err, version)
+
+		res, err = writer.CallTool(t.Context(), &mcp.CallToolParams{Name: "write"})
+		require.NoError(t, err, version)
+		assert.False(t, res.IsError)
+	}
+	assert.Contains(t, audit.String(), `"subject":"ada"`)
+	assert.Contains(t, audit.String(), `"subject":"bob"`)
+	for tok := range testTokens {
+		assert.NotContains(t, audit.String(), `"`+tok+`"`, "the audit log never holds a token")
+	}
+}
+
+func TestAuthForbiddenHeaders(t *testing.T) {
+	hs, _ := authServer(t)
+	metaURL := hs.URL + "/.well-known/oauth-protected-resource/mcp"
+	// A 2025-11-25 session: the tool is read from the body.
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	post := func(session, body string, hdr map[string]string) *http.Response {
+		req, _ := http.NewRequest("POST", hs.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer reader")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	resp := post("", init, nil)
+	session := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, session)
+	post(session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+	resp = post(session, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":{}}}`, nil)
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Equal(t, `Bearer error="insufficient_scope", scope="notes:read notes:write", resource_metadata="`+metaURL+`"`, resp.Header.Get("WWW-Authenticate"))
+	resp = post(session, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{}}}`, nil)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+
+	// 2026-07-28: the tool is named by Mcp-Name.
+	resp = post("", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "write"})
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `scope="notes:read notes:write"`)
+}
+
+// tokenPeer is an adapter's client end whose calls carry a verified token.
+type tokenPeer struct{ req *mcp.CallToolRequest }
+
+func (tokenPeer) SessionID() string  { return "" }
+func (tokenPeer) ProgressToken() any { return nil }
+func (tokenPeer) NotifyProgress(context.Context, any, float64, float64, string) error {
+	return nil
+}
+func (tokenPeer) LogHandler(context.Context, string) slog.Handler { return nil }
+func (tokenPeer) Ask(context.Context, mcp.InputRequest) (mcp.InputResponse, error) {
+	return nil, mcptool.ErrInputUnsupported
+}
+func (p tokenPeer) CallRequest() *mcp.CallToolRequest { return p.req }
+
+// The call path checks the scopes itself, for every transport (HTTP answers
+// 403 before): a call whose token lacks some is a JSON-RPC error naming
+// them, and the tool does not run.
+func TestAuthCallPathChecksScopes(t *testing.T) {
+	var audit bytes.Buffer
+	reg := mcptool.NewRegistry(mcptool.NoDescription(), mcptool.Audit(slog.New(slog.NewJSONHandler(&audit, nil)), false))
+	ran := false
+	require.NoError(t, mcptool.Add(reg, "write", func(ctx context.Context, in noteArgs) (string, error) { ran = true; return "", nil },
+		mcptool.Scopes("notes:read", "notes:write", "notes:admin")))
+	call := func(token string) error {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "write"}, Extra: &mcp.RequestExtra{TokenInfo: testTokens[token]}}
+		_, err := reg.Invoke(t.Context(), "write", nil, tokenPeer{req})
+		return err
+	}
+	err := call("reader")
+	var je *jsonrpc.Error
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, int64(mcptool.CodeInsufficientScope), je.Code)
+	assert.Equal(t, "insufficient scope: tool write needs the scopes notes:read notes:write notes:admin; the token lacks notes:write notes:admin", je.Message)
+	assert.False(t, ran)
+	assert.Contains(t, audit.String(), `"outcome":"forbidden"`)
+	assert.Contains(t, audit.String(), `"subject":"ada"`)
+
+	// Without a verified token (authorization off), scopes are not checked.
+	_, err = reg.Call(t.Context(), "write", nil)
+	require.NoError(t, err)
+	assert.True(t, ran)
+}
+
+// Through Authorization, a task is its creator's: another principal's
+// tasks/get (answered by the poll shortcut), tasks/update and tasks/cancel
+// find nothing.
+func TestAuthTaskOwner(t *testing.T) {
+	reg, release := taskRegistry(t)
+	defer close(release)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
+	}))
+	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
+	ada := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer reader"}}
+	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer writer"}}
+
+	id := ada.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
+	assert.Equal(t, "working", ada.get(id)["status"])
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		_, err := bob.call(m, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
+		require.NotNil(t, err, m)
+		assert.EqualValues(t, jsonrpc.CodeInvalidParams, err.Code, m)
+	}
+	assert.Equal(t, "working", ada.get(id)["status"], "bob's cancel did nothing")
+}
