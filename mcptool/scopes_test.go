@@ -65,7 +65,7 @@ func TestScopesFromTagOptionAndRegistry(t *testing.T) {
 
 	var md bytes.Buffer
 	require.NoError(t, reg.WriteMarkdown(&md, ""))
-	assert.Contains(t, md.String(), "Scopes (the caller's token needs all): `notes:write`, `notes:read`.")
+	assert.Contains(t, md.String(), "Hints: read-only, open world, scopes: notes:write notes:read.")
 }
 
 func TestScopesErrors(t *testing.T) {
