@@ -16,9 +16,11 @@ type GitHub struct {
 	client  *http.Client
 }
 
-// IssueArgs are the arguments of github_create_issue.
+// IssueArgs are the arguments of github_create_issue. Bounds per call: one
+// request upstream, 30 s, 4 MiB read of the answer; at most four calls at
+// once, twenty a minute.
 type IssueArgs struct {
-	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=20,timeout=30s"`
+	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=20,timeout=30s,concurrency=4"`
 	// The repository to create the issue in, as owner/name, e.g. "octocat/hello-world".
 	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$,maxLength=140,example=octocat/hello-world"`
 	// The issue's title: one line that says what is wrong or wanted, e.g. "Crash on empty input".

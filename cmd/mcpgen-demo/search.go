@@ -21,9 +21,11 @@ type Search struct {
 	client   *http.Client
 }
 
-// SearchArgs are the arguments of web_search.
+// SearchArgs are the arguments of web_search. Bounds per call: one request
+// upstream, 30 s, 4 MiB read of the answer; at most four calls at once, one
+// a second on average.
 type SearchArgs struct {
-	_ struct{} `mcp:"title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s"`
+	_ struct{} `mcp:"title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s,concurrency=4"`
 	// What to search for, as you would type it into a search engine, e.g. "model context protocol tool
 	// annotations".
 	Query string `json:"query" jsonschema:"example=model context protocol tool annotations" validate:"required,min=1,max=500"`

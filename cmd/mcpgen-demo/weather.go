@@ -19,9 +19,11 @@ type Weather struct {
 	client       *http.Client
 }
 
-// WeatherArgs are the arguments of get_weather.
+// WeatherArgs are the arguments of get_weather. Bounds per call: two
+// requests upstream, 30 s, 4 MiB read of each answer; at most four calls at
+// once, two a second on average.
 type WeatherArgs struct {
-	_ struct{} `mcp:"title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s"`
+	_ struct{} `mcp:"title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s,concurrency=4"`
 	// City name or zip code, optionally followed by a comma and a country or region to pick among
 	// places of the same name, e.g. "New York", "10115" or "Paris, France".
 	Location string `json:"location" jsonschema:"example=New York" validate:"required,min=2,max=200"`
