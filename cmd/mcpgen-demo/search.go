@@ -62,7 +62,7 @@ func (s *Search) Web(ctx context.Context, in SearchArgs) (SearchResults, error) 
 	if s.endpoint == "" {
 		return SearchResults{}, mcptool.Errorf("no search endpoint configured; set MCPGEN_SEARCH_URL (or -search-url) to a SearXNG-compatible /search endpoint that serves format=json, and restart the server")
 	}
-	u, err := endpoint(s.endpoint, "", url.Values{"q": {in.Query}, "format": {"json"}})
+	u, err := endpoint(s.endpoint, url.Values{"q": {in.Query}, "format": {"json"}})
 	if err != nil {
 		return SearchResults{}, err
 	}

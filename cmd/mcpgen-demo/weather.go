@@ -110,7 +110,7 @@ func (w *Weather) Current(ctx context.Context, in WeatherArgs) (CurrentWeather, 
 		q.Set("wind_speed_unit", "mph")
 		q.Set("precipitation_unit", "inch")
 	}
-	u, err := endpoint(w.forecastURL, "/v1/forecast", q)
+	u, err := endpoint(w.forecastURL, q, "v1", "forecast")
 	if err != nil {
 		return CurrentWeather{}, err
 	}
@@ -176,7 +176,7 @@ func (w *Weather) geocode(ctx context.Context, location string) (Place, error) {
 	if qualifier != "" {
 		count = "20"
 	}
-	u, err := endpoint(w.geocodingURL, "/v1/search", url.Values{"name": {name}, "count": {count}, "language": {"en"}, "format": {"json"}})
+	u, err := endpoint(w.geocodingURL, url.Values{"name": {name}, "count": {count}, "language": {"en"}, "format": {"json"}}, "v1", "search")
 	if err != nil {
 		return Place{}, err
 	}

@@ -196,3 +196,39 @@ func TestRootWriteStream(t *testing.T) {
 		assert.True(t, mcptool.IsUserError(err), name)
 	}
 }
+
+// TestURLPolicyRedirectCredentials checks that a redirect to another
+// origin, here only another port on the same host (which net/http alone
+// treats as the same), does not carry the Authorization header, and that a
+// redirect within the origin does.
+func TestURLPolicyRedirectCredentials(t *testing.T) {
+	seen := make(chan string, 4)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- "other:" + r.Header.Get("Authorization") + ":" + r.Header.Get("Cookie")
+	}))
+	defer other.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.URL.Path + ":" + r.Header.Get("Authorization")
+		switch r.URL.Path {
+		case "/same":
+			http.Redirect(w, r, "/landed", http.StatusTemporaryRedirect)
+		case "/away":
+			http.Redirect(w, r, other.URL+"/x", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer first.Close()
+	client := safety.URLPolicy{Schemes: []string{"http"}, AllowPrivate: true}.HTTPClient(5 * time.Second)
+	for path, want := range map[string][]string{
+		"/same": {"/same:Bearer tok", "/landed:Bearer tok"},
+		"/away": {"/away:Bearer tok", "other::"},
+	} {
+		req, err := http.NewRequest(http.MethodPost, first.URL+path, strings.NewReader("{}"))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Cookie", "")
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, []string{<-seen, <-seen}, path)
+	}
+}
