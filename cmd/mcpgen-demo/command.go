@@ -29,7 +29,9 @@ func (c *Commands) description() string {
 	return b.String()
 }
 
-// CommandArgs are the arguments of execute_command.
+// CommandArgs are the arguments of execute_command. Bounds per call: the
+// -cmd-timeout (10 s by default) and 64 KiB of stdout and of stderr kept;
+// at most four calls at once.
 type CommandArgs struct {
 	_ struct{} `mcp:"title=Execute Command,readOnly=false,destructive,idempotent=false,openWorld,concurrency=4"`
 	// The program to run, by name (no path), from the server's allowlist, e.g. "ls"; the tool's

@@ -14,7 +14,10 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// CSVArgs are the arguments of analyze_csv.
+// CSVArgs are the arguments of analyze_csv. At most four calls run at once
+// (concurrency=4), each for at most two minutes; each streams the file, so it
+// holds one record (at most maxCSVRecord bytes) and its columns (at most
+// maxCSVColumns), whatever the file's size.
 type CSVArgs struct {
 	_ struct{} `mcp:"title=Analyze CSV,readOnly,openWorld=false,timeout=2m,concurrency=4,task"`
 	// The CSV file, relative to the data directory's files folder, e.g. "sales.csv"; its first row
@@ -81,14 +84,19 @@ func (f *Files) AnalyzeCSV(ctx context.Context, in CSVArgs) (CSVReport, error) {
 		return CSVReport{}, mcptool.Errorf("%q is not a regular file", in.Filepath)
 	}
 	size := float64(fi.Size())
-	r := csv.NewReader(file)
+	lim := &recordLimit{r: file, name: in.Filepath}
+	r := csv.NewReader(lim)
 	r.ReuseRecord = true
 	header, err := r.Read()
+	lim.mark = r.InputOffset()
 	if errors.Is(err, io.EOF) {
 		return CSVReport{}, mcptool.Errorf("%q is empty: no header row", in.Filepath)
 	}
 	if err != nil {
 		return CSVReport{}, csvError(in.Filepath, err)
+	}
+	if len(header) > maxCSVColumns {
+		return CSVReport{}, mcptool.Errorf("%q has %d columns, more than the %d analyze_csv reads", in.Filepath, len(header), maxCSVColumns)
 	}
 	cols := make([]column, len(header))
 	for i, h := range header {
@@ -105,6 +113,7 @@ func (f *Files) AnalyzeCSV(ctx context.Context, in CSVArgs) (CSVReport, error) {
 	var rows int64
 	for {
 		rec, err := r.Read()
+		lim.mark = r.InputOffset()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -168,6 +177,30 @@ func report(in CSVArgs, rows int64, cols []column) (CSVReport, error) {
 		out.Columns = append(out.Columns, s)
 	}
 	return out, nil
+}
+
+// The bounds of one analyze_csv call.
+const (
+	maxCSVRecord  = 1 << 20 // bytes of one record (a row; a quoted cell may span lines)
+	maxCSVColumns = 10_000
+)
+
+// recordLimit stops encoding/csv, which holds a whole record in memory, when
+// a record grows past maxCSVRecord bytes (a file of one endless line, or an
+// unclosed quote). mark is where the last record read ended.
+type recordLimit struct {
+	r          io.Reader
+	name       string
+	read, mark int64
+}
+
+func (l *recordLimit) Read(p []byte) (int, error) {
+	if l.read-l.mark > maxCSVRecord {
+		return 0, mcptool.Errorf("%q has a record (a row, or a quoted cell) longer than %d bytes, more than analyze_csv reads", l.name, maxCSVRecord)
+	}
+	n, err := l.r.Read(p)
+	l.read += int64(n)
+	return n, err
 }
 
 // csvError describes a malformed CSV file, with the line the problem is on.

@@ -1,18 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// GenerateCSVArgs are the arguments of generate_csv.
+// GenerateCSVArgs are the arguments of generate_csv. At most two calls run
+// at once (concurrency=2: each keeps a core busy); each streams its rows to
+// the file, so it holds a 64 KiB buffer whatever the row count, and writes at
+// most 5,000,000 rows (about 125 MB).
 type GenerateCSVArgs struct {
-	_ struct{} `mcp:"title=Generate CSV,destructive=false,idempotent,openWorld=false,task=required,timeout=5m"`
+	_ struct{} `mcp:"title=Generate CSV,destructive=false,idempotent,openWorld=false,task=required,timeout=5m,concurrency=2"`
 	// Where to write the CSV file, relative to the data directory's files folder, e.g. "big.csv";
 	// an existing file is replaced.
 	Filepath string `json:"filepath" jsonschema:"example=big.csv" validate:"required,min=1,max=1024"`
@@ -34,17 +37,32 @@ type GeneratedCSV struct {
 // into the data directory, for analyze_csv to work on. It runs only as a
 // task: the client gets a task handle at once and polls it, and the status
 // message tells how many rows are written. The same rows come out for the
-// same row count.
+// same row count. The file appears whole when it is done; a cancelled call
+// leaves the previous one. At most two run at once: a third is refused
+// until one ends.
 //
 // Example: {"filepath": "big.csv", "rows": 1000000} writes about 25 MB.
 func (f *Files) GenerateCSV(ctx context.Context, in GenerateCSVArgs) (GeneratedCSV, error) {
+	n, err := f.root.WriteStream(in.Filepath, func(w io.Writer) error {
+		return writeSales(ctx, w, in.Rows)
+	})
+	if err != nil {
+		return GeneratedCSV{}, err
+	}
+	return GeneratedCSV{File: in.Filepath, Rows: in.Rows, Bytes: int(n)}, nil
+}
+
+// writeSales streams rows of made-up sales to w, reporting progress every
+// twentieth of them.
+func writeSales(ctx context.Context, w io.Writer, rows int) error {
 	regions := []string{"north", "south", "east", "west"}
-	rng := rand.New(rand.NewPCG(uint64(in.Rows), 42))
-	var buf bytes.Buffer
-	buf.WriteString("id,region,units,price\n")
+	rng := rand.New(rand.NewPCG(uint64(rows), 42))
+	if _, err := io.WriteString(w, "id,region,units,price\n"); err != nil {
+		return err
+	}
 	b := make([]byte, 0, 64)
-	every := max(in.Rows/20, 1)
-	for i := 1; i <= in.Rows; i++ {
+	every := max(rows/20, 1)
+	for i := 1; i <= rows; i++ {
 		b = strconv.AppendInt(b[:0], int64(i), 10)
 		b = append(b, ',')
 		b = append(b, regions[rng.IntN(len(regions))]...)
@@ -53,16 +71,15 @@ func (f *Files) GenerateCSV(ctx context.Context, in GenerateCSVArgs) (GeneratedC
 		b = append(b, ',')
 		b = strconv.AppendFloat(b, float64(100+rng.IntN(9900))/100, 'f', 2, 64)
 		b = append(b, '\n')
-		buf.Write(b)
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
 		if i%every == 0 {
 			if err := ctx.Err(); err != nil {
-				return GeneratedCSV{}, err
+				return err
 			}
-			mcptool.Progress(ctx, float64(i), float64(in.Rows), fmt.Sprintf("%d of %d rows written", i, in.Rows))
+			mcptool.Progress(ctx, float64(i), float64(rows), fmt.Sprintf("%d of %d rows written", i, rows))
 		}
 	}
-	if err := f.root.WriteFile(in.Filepath, buf.Bytes()); err != nil {
-		return GeneratedCSV{}, err
-	}
-	return GeneratedCSV{File: in.Filepath, Rows: in.Rows, Bytes: buf.Len()}, nil
+	return nil
 }

@@ -141,3 +141,25 @@ func sumMod7(n int) int {
 	}
 	return s
 }
+
+// TestAnalyzeCSVBounds checks the per-call bounds: a record longer than
+// 1 MiB (one endless line, or a quote never closed across many lines) and a
+// header of more than 10,000 columns are refused instead of being held in
+// memory; a file of many ordinary rows is not.
+func TestAnalyzeCSVBounds(t *testing.T) {
+	cs, dir := demoClient(t, nil)
+	files := filepath.Join(dir, "files")
+	long := "a,b\n1," + strings.Repeat("9", 2<<20) + "\n"
+	quote := "a,b\n1,\"" + strings.Repeat("never closed\n", 200_000)
+	wide := strings.Repeat("c,", 10_000) + "c\n"
+	for name, content := range map[string]string{"long.csv": long, "quote.csv": quote, "wide.csv": wide} {
+		require.NoError(t, os.WriteFile(filepath.Join(files, name), []byte(content), 0o600))
+	}
+	for path, want := range map[string]string{
+		"long.csv":  `"long.csv" has a record (a row, or a quoted cell) longer than 1048576 bytes, more than analyze_csv reads`,
+		"quote.csv": `"quote.csv" has a record (a row, or a quoted cell) longer than 1048576 bytes`,
+		"wide.csv":  `"wide.csv" has 10001 columns, more than the 10000 analyze_csv reads`,
+	} {
+		assert.Contains(t, errResult(t, cs.Call("analyze_csv", map[string]any{"filepath": path})), want, path)
+	}
+}

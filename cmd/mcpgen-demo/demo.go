@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net/http"
 	"os/exec"
 	"time"
 
@@ -108,7 +107,7 @@ func openDemo(cfg config, logger *slog.Logger) (_ *demo, err error) {
 		}
 		d.commands = &Commands{runner: runner, programs: programs}
 	}
-	client := &http.Client{Timeout: httpTimeout}
+	client := upstreamClient(cfg.privateUpstreams)
 	d.files = &Files{root: root, progressEvery: 10_000}
 	d.records = &Records{db: db}
 	d.notes = &Notes{db: db}

@@ -24,7 +24,8 @@ import (
 func newDemoApp(t *testing.T, mod func(*config)) (*app, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "data")
-	cfg := config{toolset: "demo", dataDir: dir}
+	// The tests' upstreams are httptest servers on loopback.
+	cfg := config{toolset: "demo", dataDir: dir, privateUpstreams: true}
 	if mod != nil {
 		mod(&cfg)
 	}

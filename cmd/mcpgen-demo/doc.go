@@ -10,8 +10,9 @@
 //	go run ./cmd/mcpgen-demo -toolset conformance -http 127.0.0.1:3000
 //
 // Flags of the demo toolset: -data DIR, -allow CMD,..., -confirm=false,
-// -cmd-timeout, -github-url, -weather-url, -geocoding-url, -search-url (see
-// -help). Environment: GITHUB_TOKEN (or GH_TOKEN) for github_create_issue, and
+// -cmd-timeout, -github-url, -weather-url, -geocoding-url, -search-url,
+// -allow-private-upstreams (see -help). Environment: GITHUB_TOKEN (or
+// GH_TOKEN) for github_create_issue, and
 // MCPGEN_GITHUB_URL, MCPGEN_WEATHER_URL, MCPGEN_GEOCODING_URL and
 // MCPGEN_SEARCH_URL as defaults of the URL flags.
 //

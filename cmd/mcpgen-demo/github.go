@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 )
@@ -16,11 +17,14 @@ type GitHub struct {
 	client  *http.Client
 }
 
-// IssueArgs are the arguments of github_create_issue.
+// IssueArgs are the arguments of github_create_issue. Bounds per call: one
+// request upstream, 30 s, 4 MiB read of the answer; at most four calls at
+// once, twenty a minute.
 type IssueArgs struct {
-	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=20,timeout=30s"`
-	// The repository to create the issue in, as owner/name, e.g. "octocat/hello-world".
-	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$,maxLength=140,example=octocat/hello-world"`
+	_ struct{} `mcp:"title=Create GitHub Issue,readOnly=false,destructive=false,idempotent=false,openWorld,rate=20/m,burst=20,timeout=30s,concurrency=4"`
+	// The repository to create the issue in, as owner/name, e.g. "octocat/hello-world": the owner
+	// letters, digits and hyphens, the name letters, digits, ".", "_" and "-" (not "." or "..").
+	Repo string `json:"repo" jsonschema:"pattern=^[A-Za-z0-9][A-Za-z0-9-]{0\\,38}/[A-Za-z0-9_.-]{1\\,100}$,maxLength=140,example=octocat/hello-world"`
 	// The issue's title: one line that says what is wrong or wanted, e.g. "Crash on empty input".
 	Title string `json:"title" jsonschema:"example=Crash on empty input" validate:"required,min=1,max=256"`
 	// The issue's text in GitHub Markdown: what happened, what was expected, steps to reproduce.
@@ -58,7 +62,11 @@ func (g *GitHub) CreateIssue(ctx context.Context, in IssueArgs) (Issue, error) {
 	if g.token == "" {
 		return Issue{}, mcptool.Errorf("no GitHub token: the server needs GITHUB_TOKEN set to a token that may create issues in %s; nothing was sent", in.Repo)
 	}
-	u, err := endpoint(g.baseURL, "/repos/"+in.Repo+"/issues", nil)
+	owner, name, _ := strings.Cut(in.Repo, "/")
+	if name == "." || name == ".." {
+		return Issue{}, mcptool.Errorf("repo %q: %q is not a repository name; nothing was sent", in.Repo, name)
+	}
+	u, err := endpoint(g.baseURL, nil, "repos", owner, name, "issues")
 	if err != nil {
 		return Issue{}, err
 	}

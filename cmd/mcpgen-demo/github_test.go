@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +100,79 @@ func TestGitHubUnavailable(t *testing.T) {
 			assert.Contains(t, errResult(t, cs.Call("github_create_issue", args)), tc.want)
 		})
 	}
+}
+
+// TestGitHubRepoPath checks that repo cannot climb out of the API's path:
+// "../.." fails the schema's pattern, "octocat/.." is refused before
+// anything is sent, and the name's characters are escaped in the URL.
+func TestGitHubRepoPath(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.EscapedPath())
+		mu.Unlock()
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer ts.Close()
+	cs, _ := demoClient(t, func(c *config) { c.githubURL = ts.URL + "/api/v3"; c.githubToken = "secret" })
+	for repo, want := range map[string]string{
+		"../..":        "repo: must match the pattern",
+		"../../etc":    "repo: must match the pattern",
+		"octocat/..":   `repo "octocat/..": ".." is not a repository name; nothing was sent`,
+		"octocat/.":    `"." is not a repository name`,
+		"-x/hello":     "repo: must match the pattern",
+		"octocat/a/b":  "repo: must match the pattern",
+		"octocat/a%2f": "repo: must match the pattern",
+	} {
+		assert.Contains(t, errResult(t, cs.Call("github_create_issue", map[string]any{"repo": repo, "title": "x"})), want, repo)
+	}
+	mu.Lock()
+	assert.Empty(t, paths, "nothing was sent")
+	mu.Unlock()
+	errResult(t, cs.Call("github_create_issue", map[string]any{"repo": "octocat/..hello.world", "title": "x"}))
+	assert.Equal(t, []string{"/api/v3/repos/octocat/..hello.world/issues"}, paths)
+}
+
+// TestGitHubRedirectKeepsToken checks that a redirect to another origin,
+// here another port on loopback, is followed without the token.
+func TestGitHubRedirectKeepsToken(t *testing.T) {
+	got := make(chan string, 1)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.Header.Get("Authorization")
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer other.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		assert.Equal(t, "Bearer secret", r.Header.Get("Authorization"))
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer first.Close()
+	cs, _ := demoClient(t, func(c *config) { c.githubURL = first.URL; c.githubToken = "secret" })
+	msg := errResult(t, cs.Call("github_create_issue", map[string]any{"repo": "octocat/hello-world", "title": "x"}))
+	assert.Contains(t, msg, "GitHub answered 401")
+	assert.Equal(t, "", <-got, "the token stays with the configured origin")
+}
+
+// TestUpstreamsPrivateRefused checks that without -allow-private-upstreams
+// the HTTP tools do not connect to loopback: the call says why and how to
+// allow it, and the server gets nothing.
+func TestUpstreamsPrivateRefused(t *testing.T) {
+	var hits atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer ts.Close()
+	cs, _ := demoClient(t, func(c *config) {
+		c.privateUpstreams = false
+		c.githubURL, c.githubToken, c.weatherURL, c.geocodingURL, c.searchURL = ts.URL, "secret", ts.URL, ts.URL, ts.URL+"/search"
+	})
+	host := strings.TrimPrefix(ts.URL, "http://")
+	for tool, args := range map[string]map[string]any{
+		"github_create_issue": {"repo": "octocat/hello-world", "title": "x"},
+		"get_weather":         {"location": "Berlin"},
+		"web_search":          {"query": "mcp"},
+	} {
+		msg := errResult(t, cs.Call(tool, args))
+		assert.Contains(t, msg, " at "+host+" is not reached: its address is loopback, private or link-local, which the server refuses unless started with -allow-private-upstreams; nothing was sent", tool)
+	}
+	assert.Zero(t, hits.Load())
 }

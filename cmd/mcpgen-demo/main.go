@@ -37,17 +37,18 @@ type config struct {
 	// The demo toolset's settings. Zero values mean the defaults (see
 	// withDefaults), except githubToken and searchURL, which have none.
 
-	dataDir      string        // the data directory; "" is defaultDataDir()
-	allow        []string      // execute_command's programs; nil is defaultAllow
-	noConfirm    bool          // do not ask the user before delete_file and delete_page
-	cmdTimeout   time.Duration // execute_command's time limit per run
-	githubURL    string        // GitHub REST API base URL
-	githubToken  string        // from GITHUB_TOKEN or GH_TOKEN, never a flag
-	weatherURL   string        // Open-Meteo forecast API base URL
-	geocodingURL string        // Open-Meteo geocoding API base URL
-	searchURL    string        // a SearXNG-compatible search endpoint
-	tasksDB      string        // the SQLite file of the tasks; "" is tasks.db in dataDir (demo toolset)
-	taskLease    time.Duration // how long a running task stays its worker's without renewal; 0 is mcptool's default
+	dataDir          string        // the data directory; "" is defaultDataDir()
+	allow            []string      // execute_command's programs; nil is defaultAllow
+	noConfirm        bool          // do not ask the user before delete_file and delete_page
+	cmdTimeout       time.Duration // execute_command's time limit per run
+	githubURL        string        // GitHub REST API base URL
+	githubToken      string        // from GITHUB_TOKEN or GH_TOKEN, never a flag
+	weatherURL       string        // Open-Meteo forecast API base URL
+	geocodingURL     string        // Open-Meteo geocoding API base URL
+	searchURL        string        // a SearXNG-compatible search endpoint
+	privateUpstreams bool          // the HTTP tools may reach loopback, private and link-local addresses
+	tasksDB          string        // the SQLite file of the tasks; "" is tasks.db in dataDir (demo toolset)
+	taskLease        time.Duration // how long a running task stays its worker's without renewal; 0 is mcptool's default
 }
 
 // Defaults of the demo toolset's settings.
@@ -140,7 +141,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.githubURL, "github-url", envOr("MCPGEN_GITHUB_URL", defaultGitHubURL), "GitHub REST API base `URL`, e.g. https://github.example.com/api/v3 for GitHub Enterprise")
 	fs.StringVar(&cfg.weatherURL, "weather-url", envOr("MCPGEN_WEATHER_URL", defaultWeatherURL), "Open-Meteo-compatible forecast API base `URL`")
 	fs.StringVar(&cfg.geocodingURL, "geocoding-url", envOr("MCPGEN_GEOCODING_URL", defaultGeocodingURL), "Open-Meteo-compatible geocoding API base `URL`")
-	fs.StringVar(&cfg.searchURL, "search-url", os.Getenv("MCPGEN_SEARCH_URL"), "SearXNG-compatible search endpoint `URL`, e.g. http://127.0.0.1:8888/search (default: none, and web_search says so)")
+	fs.StringVar(&cfg.searchURL, "search-url", os.Getenv("MCPGEN_SEARCH_URL"), "SearXNG-compatible search endpoint `URL`, e.g. http://127.0.0.1:8888/search with -allow-private-upstreams (default: none, and web_search says so)")
+	fs.BoolVar(&cfg.privateUpstreams, "allow-private-upstreams", false, "let get_weather, web_search and github_create_issue connect to loopback, private and link-local addresses (a SearXNG or GitHub Enterprise on your network); without it they refuse, when connecting and after redirects")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}

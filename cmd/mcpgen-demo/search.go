@@ -21,9 +21,11 @@ type Search struct {
 	client   *http.Client
 }
 
-// SearchArgs are the arguments of web_search.
+// SearchArgs are the arguments of web_search. Bounds per call: one request
+// upstream, 30 s, 4 MiB read of the answer; at most four calls at once, one
+// a second on average.
 type SearchArgs struct {
-	_ struct{} `mcp:"title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s"`
+	_ struct{} `mcp:"title=Web Search,readOnly,openWorld,rate=1/s,burst=5,timeout=30s,concurrency=4"`
 	// What to search for, as you would type it into a search engine, e.g. "model context protocol tool
 	// annotations".
 	Query string `json:"query" jsonschema:"example=model context protocol tool annotations" validate:"required,min=1,max=500"`
@@ -60,7 +62,7 @@ func (s *Search) Web(ctx context.Context, in SearchArgs) (SearchResults, error) 
 	if s.endpoint == "" {
 		return SearchResults{}, mcptool.Errorf("no search endpoint configured; set MCPGEN_SEARCH_URL (or -search-url) to a SearXNG-compatible /search endpoint that serves format=json, and restart the server")
 	}
-	u, err := endpoint(s.endpoint, "", url.Values{"q": {in.Query}, "format": {"json"}})
+	u, err := endpoint(s.endpoint, url.Values{"q": {in.Query}, "format": {"json"}})
 	if err != nil {
 		return SearchResults{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/safety"
 )
 
 // maxResponseBytes bounds what the HTTP-backed tools read of a response.
@@ -53,6 +54,10 @@ func transportError(ctx context.Context, service string, u *url.URL, err error) 
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return mcptool.Errorf("%s at %s did not answer in time; try again later", service, host)
+	}
+	if errors.Is(err, safety.ErrForbiddenURL) {
+		return mcptool.Errorf("%s at %s is not reached: its address is loopback, private or link-local, which the server "+
+			"refuses unless started with -allow-private-upstreams; nothing was sent", service, host)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -117,15 +122,24 @@ func statusCode(err error) int {
 	return 0
 }
 
-// endpoint joins a configured base URL and a path, keeping the base's own
-// path (https://host/api/v3 + /repos/... = https://host/api/v3/repos/...).
-func endpoint(base, path string, query url.Values) (string, error) {
+// endpoint joins a configured base URL and path segments, keeping the
+// base's own path (https://host/api/v3 + repos, o, r = https://host/api/v3/repos/o/r).
+// Each segment is escaped (url.PathEscape), and an empty one, "." or ".."
+// is refused, so a value from a call cannot climb out of the base's path.
+func endpoint(base string, query url.Values, segments ...string) (string, error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return "", mcptool.Errorf("the server's URL %q is not an http(s) URL; fix its configuration", base)
 	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + path
-	u.RawPath = ""
+	p, raw := strings.TrimSuffix(u.Path, "/"), strings.TrimSuffix(u.EscapedPath(), "/")
+	for _, s := range segments {
+		if s == "" || s == "." || s == ".." {
+			return "", mcptool.Errorf("%q cannot be part of a URL path", s)
+		}
+		p += "/" + s
+		raw += "/" + url.PathEscape(s)
+	}
+	u.Path, u.RawPath = p, raw
 	if query != nil {
 		q := u.Query()
 		for k, vs := range query {
@@ -134,4 +148,13 @@ func endpoint(base, path string, query url.Values) (string, error) {
 		u.RawQuery = q.Encode()
 	}
 	return u.String(), nil
+}
+
+// upstreamClient is the HTTP client of the tools that call HTTP APIs:
+// safety.URLPolicy's, which refuses loopback, private and link-local
+// addresses when the connection is made, redirects and DNS rebinding
+// included, unless the operator allows them (-allow-private-upstreams), and
+// drops the Authorization header on a redirect to another origin.
+func upstreamClient(allowPrivate bool) *http.Client {
+	return safety.URLPolicy{Schemes: []string{"https", "http"}, AllowPrivate: allowPrivate}.HTTPClient(httpTimeout)
 }

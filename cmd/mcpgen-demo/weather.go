@@ -19,9 +19,11 @@ type Weather struct {
 	client       *http.Client
 }
 
-// WeatherArgs are the arguments of get_weather.
+// WeatherArgs are the arguments of get_weather. Bounds per call: two
+// requests upstream, 30 s, 4 MiB read of each answer; at most four calls at
+// once, two a second on average.
 type WeatherArgs struct {
-	_ struct{} `mcp:"title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s"`
+	_ struct{} `mcp:"title=Get Weather,readOnly,openWorld,rate=2/s,burst=10,timeout=30s,concurrency=4"`
 	// City name or zip code, optionally followed by a comma and a country or region to pick among
 	// places of the same name, e.g. "New York", "10115" or "Paris, France".
 	Location string `json:"location" jsonschema:"example=New York" validate:"required,min=2,max=200"`
@@ -108,7 +110,7 @@ func (w *Weather) Current(ctx context.Context, in WeatherArgs) (CurrentWeather, 
 		q.Set("wind_speed_unit", "mph")
 		q.Set("precipitation_unit", "inch")
 	}
-	u, err := endpoint(w.forecastURL, "/v1/forecast", q)
+	u, err := endpoint(w.forecastURL, q, "v1", "forecast")
 	if err != nil {
 		return CurrentWeather{}, err
 	}
@@ -174,7 +176,7 @@ func (w *Weather) geocode(ctx context.Context, location string) (Place, error) {
 	if qualifier != "" {
 		count = "20"
 	}
-	u, err := endpoint(w.geocodingURL, "/v1/search", url.Values{"name": {name}, "count": {count}, "language": {"en"}, "format": {"json"}})
+	u, err := endpoint(w.geocodingURL, url.Values{"name": {name}, "count": {count}, "language": {"en"}, "format": {"json"}}, "v1", "search")
 	if err != nil {
 		return Place{}, err
 	}

@@ -214,6 +214,36 @@ func ExampleRoot_FS() {
 	// <nil>
 }
 
+// WriteStream writes a file too large to build in memory: the content
+// streams to a temporary file that replaces the target only when the
+// writing function succeeds.
+func ExampleRoot_WriteStream() {
+	root, done := exampleRoot()
+	defer done()
+
+	n, err := root.WriteStream("reports/numbers.csv", func(w io.Writer) error {
+		if _, err := io.WriteString(w, "n\n"); err != nil {
+			return err
+		}
+		for i := range 1000 {
+			if _, err := fmt.Fprintln(w, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	fmt.Println(n, err)
+
+	_, err = root.WriteStream("reports/numbers.csv", func(w io.Writer) error {
+		return errors.New("interrupted")
+	})
+	fi, _ := root.Stat("reports/numbers.csv")
+	fmt.Println(err, fi.Size())
+	// Output:
+	// 3892 <nil>
+	// interrupted 3892
+}
+
 // NewRunner looks every program up in PATH once, so a missing program is
 // found at start-up; Builtin gives the argument policies of common programs,
 // and a program without one is refused.

@@ -1,12 +1,15 @@
 package safety
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -137,6 +140,71 @@ func (r *Root) WriteFile(name string, data []byte) error {
 		}
 	}
 	return r.wrap(name, r.root.WriteFile(clean, data, 0o640))
+}
+
+// WriteStream writes a file below the root from write, which streams the
+// content to w (buffered), creating the file's directories; for content too
+// large to hold in memory. The content goes to a temporary file beside the
+// target, which replaces it only when write returns nil: a reader never sees
+// half a file, and a failed or cancelled write leaves the old one. It
+// returns the bytes written.
+func (r *Root) WriteStream(name string, write func(w io.Writer) error) (int64, error) {
+	clean, err := r.Clean(name)
+	if err != nil {
+		return 0, err
+	}
+	if clean == "." {
+		return 0, mcptool.UserError(fmt.Errorf("%q is the data directory itself, not a file", name))
+	}
+	dir := filepath.Dir(clean)
+	if dir != "." {
+		if err := r.root.MkdirAll(dir, 0o750); err != nil {
+			return 0, r.wrap(name, err)
+		}
+	}
+	if fi, err := r.root.Lstat(clean); err == nil && fi.IsDir() {
+		return 0, mcptool.UserError(fmt.Errorf("%q is a directory, not a file", name))
+	}
+	var tmp string
+	var f *os.File
+	for range 10 {
+		tmp = filepath.Join(dir, "."+filepath.Base(clean)+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err = r.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return 0, r.wrap(name, err)
+	}
+	cw := &countingWriter{w: f}
+	bw := bufio.NewWriterSize(cw, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.wrap(name, r.root.Rename(tmp, clean))
+	}
+	if err != nil {
+		_ = r.root.Remove(tmp)
+		return 0, err
+	}
+	return cw.n, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Stat describes a file below the root, following symlinks that stay inside.

@@ -3,6 +3,7 @@ package safety_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -156,4 +157,78 @@ func TestURLPolicy(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, 200, resp.StatusCode)
+}
+
+func TestRootWriteStream(t *testing.T) {
+	r, err := safety.OpenRoot(t.TempDir())
+	require.NoError(t, err)
+	defer r.Close()
+	n, err := r.WriteStream("out/big.txt", func(w io.Writer) error {
+		for range 100_000 {
+			if _, err := io.WriteString(w, "0123456789\n"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_100_000), n)
+	fi, err := r.Stat("out/big.txt")
+	require.NoError(t, err)
+	assert.Equal(t, n, fi.Size())
+
+	// A failed write leaves the old file, and no temporary file behind.
+	_, err = r.WriteStream("out/big.txt", func(w io.Writer) error {
+		_, _ = io.WriteString(w, "half")
+		return errors.New("cancelled")
+	})
+	require.EqualError(t, err, "cancelled")
+	fi, err = r.Stat("out/big.txt")
+	require.NoError(t, err)
+	assert.Equal(t, n, fi.Size(), "the old file stays")
+	entries, err := os.ReadDir(filepath.Join(r.Dir(), "out"))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left")
+
+	for name, want := range map[string]string{"../x": "leaves the data directory", "/x": "is absolute", ".": "the data directory itself", "out": "is a directory"} {
+		_, err = r.WriteStream(name, func(io.Writer) error { return nil })
+		assert.ErrorContains(t, err, want, name)
+		assert.True(t, mcptool.IsUserError(err), name)
+	}
+}
+
+// TestURLPolicyRedirectCredentials checks that a redirect to another
+// origin, here only another port on the same host (which net/http alone
+// treats as the same), does not carry the Authorization header, and that a
+// redirect within the origin does.
+func TestURLPolicyRedirectCredentials(t *testing.T) {
+	seen := make(chan string, 4)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- "other:" + r.Header.Get("Authorization") + ":" + r.Header.Get("Cookie")
+	}))
+	defer other.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.URL.Path + ":" + r.Header.Get("Authorization")
+		switch r.URL.Path {
+		case "/same":
+			http.Redirect(w, r, "/landed", http.StatusTemporaryRedirect)
+		case "/away":
+			http.Redirect(w, r, other.URL+"/x", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer first.Close()
+	client := safety.URLPolicy{Schemes: []string{"http"}, AllowPrivate: true}.HTTPClient(5 * time.Second)
+	for path, want := range map[string][]string{
+		"/same": {"/same:Bearer tok", "/landed:Bearer tok"},
+		"/away": {"/away:Bearer tok", "other::"},
+	} {
+		req, err := http.NewRequest(http.MethodPost, first.URL+path, strings.NewReader("{}"))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer tok")
+		req.Header.Set("Cookie", "")
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, want, []string{<-seen, <-seen}, path)
+	}
 }

@@ -82,7 +82,10 @@ func public(a netip.Addr) bool {
 // HTTPClient returns a client with a timeout whose connections are checked
 // against the policy when they are made, so a host that resolves to a
 // public address at Check time and a private one at dial time (DNS
-// rebinding) is still refused. Redirects are checked too.
+// rebinding) is still refused. Redirects are checked too, and a redirect to
+// another origin (scheme, host or port) is sent without the request's
+// Authorization, Proxy-Authorization and Cookie headers: net/http drops them
+// only when the host changes, not the port.
 func (p URLPolicy) HTTPClient(timeout time.Duration) *http.Client {
 	d := &net.Dialer{Timeout: timeout}
 	if !p.AllowPrivate {
@@ -111,7 +114,25 @@ func (p URLPolicy) HTTPClient(timeout time.Duration) *http.Client {
 			if !slices.Contains(p.schemes(), req.URL.Scheme) {
 				return fmt.Errorf("%w: redirect to scheme %q", ErrForbiddenURL, req.URL.Scheme)
 			}
+			if origin(req.URL) != origin(via[0].URL) {
+				// net/http keeps them when only the port changes.
+				for _, h := range credentialHeaders {
+					req.Header.Del(h)
+				}
+			}
 			return nil
 		},
 	}
+}
+
+// credentialHeaders are the headers a redirect to another origin loses.
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie"}
+
+// origin is u's scheme, host and port (the scheme's default when none).
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
