@@ -245,12 +245,14 @@ func modernHasTasks(meta mcp.Meta) (has, known bool) {
 }
 
 // missingTasksCapability is the spec's error for a client that must declare
-// the extension and did not.
+// the extension and did not: data.requiredCapabilities names it as the
+// spec says, and data.capability too, where mark3labs/mcp-go's client
+// (v1.2.1) looks for the name.
 func missingTasksCapability() error {
 	return &jsonrpc.Error{
 		Code:    -32021,
 		Message: "Missing required client capability",
-		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}`),
+		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}},"capability":"` + TasksExtension + `"}`),
 	}
 }
 

@@ -263,7 +263,8 @@ func TestTaskWithoutExtension(t *testing.T) {
 	_, err := w.call("tools/call", map[string]any{"name": "must", "arguments": map[string]any{}})
 	require.NotNil(t, err)
 	assert.EqualValues(t, -32021, err.Code)
-	assert.Contains(t, string(err.Data), mcptool.TasksExtension)
+	// As the spec names it, and where mcp-go's client looks for the name.
+	assert.JSONEq(t, `{"requiredCapabilities":{"extensions":{"`+mcptool.TasksExtension+`":{}}},"capability":"`+mcptool.TasksExtension+`"}`, string(err.Data))
 	// The tasks methods need the extension too.
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
 		_, err := w.call(m, map[string]any{"taskId": "x", "inputResponses": map[string]any{}})
