@@ -52,7 +52,7 @@ func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) *mcp.Server {
 	if err := reg.Add("echo", echo, mcptool.Description("Echoes.")); err != nil {
 		tb.Fatal(err)
 	}
-	if err := reg.Add("echo_task", echo, mcptool.Description("Echoes, as a task."), mcptool.Task()); err != nil {
+	if err := reg.Add("echo_task", echo, mcptool.Description("Echoes, as a task."), mcptool.Task(mcptool.TaskSettings{Wait: -1})); err != nil {
 		tb.Fatal(err)
 	}
 	return reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)

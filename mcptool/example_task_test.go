@@ -31,14 +31,16 @@ type taskState struct {
 // A tool that runs as a task, driven by a go-sdk client that declares the
 // extension: tools/call answers with a task (go-sdk decodes it into an empty
 // CallToolResult whose _meta names the task), then tasks/get is polled until
-// the result is there.
+// the result is there. Wait -1 makes every call a task at once; by default
+// a call that ends within a second is answered directly, so a client
+// handles both.
 func ExampleTask() {
 	reg := mcptool.NewRegistry()
 	err := reg.Add("report", func(ctx context.Context) (string, error) {
 		mcptool.Progress(ctx, 1, 2, "collecting figures")
 		time.Sleep(20 * time.Millisecond)
 		return "report ready", nil
-	}, mcptool.Description("Builds the report."), mcptool.Task())
+	}, mcptool.Description("Builds the report."), mcptool.Task(mcptool.TaskSettings{Wait: -1}))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -69,6 +71,10 @@ func ExampleTask() {
 	}
 	related, _ := res.Meta["io.modelcontextprotocol/related-task"].(map[string]any)
 	id, _ := related["taskId"].(string)
+	if id == "" { // answered directly
+		fmt.Println("completed", res.Content[0].(*mcp.TextContent).Text)
+		return
+	}
 	for {
 		task, err := mcp.CallCustomMethod[*taskGetParams, *taskState](ctx, cs, "tasks/get", &taskGetParams{TaskID: id})
 		if err != nil {

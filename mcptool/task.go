@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -36,10 +37,13 @@ type TaskSettings struct {
 	// (pollIntervalMs). Default 500ms.
 	PollInterval time.Duration
 	// Wait is how long a call may run before it becomes a task. Within it,
-	// a call that finishes is answered directly and one that asks for input
-	// gets an input-required result (the 2026-07-28 multi round trip); a call
-	// becomes a task as soon as it reports [Progress]. Default 0: a task at
-	// once.
+	// a call that finishes is answered directly (the spec's immediate
+	// result: so a client that declares the extension but never polls still
+	// gets quick results) and one that asks for input gets an
+	// input-required result (the 2026-07-28 multi round trip). Default 1
+	// second; negative: a task at once. A Wait that is set (on the tool or
+	// the registry) also makes the call a task as soon as it reports
+	// [Progress].
 	Wait time.Duration
 	// Lease is how long a running task stays its worker's without a sign
 	// of life. The worker renews it every Lease/3; a task whose lease ran
@@ -55,6 +59,7 @@ const (
 	defaultTaskTTL   = time.Hour
 	defaultTaskPoll  = 500 * time.Millisecond
 	defaultTaskLease = 30 * time.Second
+	defaultTaskWait  = time.Second
 )
 
 type taskMode uint8
@@ -148,7 +153,16 @@ func (r *Registry) taskSettings(t *tool) TaskSettings {
 	if s.PollInterval <= 0 {
 		s.PollInterval = defaultTaskPoll
 	}
+	if s.Wait == 0 {
+		s.Wait = defaultTaskWait
+	}
 	return s
+}
+
+// progressDetaches reports whether Progress makes a call of t that is
+// still within its Wait a task: only when the Wait was set.
+func (r *Registry) progressDetaches(t *tool) bool {
+	return t.task.set.Wait != 0 || r.cfg.tasks.Wait != 0
 }
 
 // taskRuntime is a registry's task machinery.
@@ -231,12 +245,14 @@ func modernHasTasks(meta mcp.Meta) (has, known bool) {
 }
 
 // missingTasksCapability is the spec's error for a client that must declare
-// the extension and did not.
+// the extension and did not: data.requiredCapabilities names it as the
+// spec says, and data.capability too, where mark3labs/mcp-go's client
+// (v1.2.1) looks for the name.
 func missingTasksCapability() error {
 	return &jsonrpc.Error{
 		Code:    -32021,
 		Message: "Missing required client capability",
-		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}`),
+		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}},"capability":"` + TasksExtension + `"}`),
 	}
 }
 
@@ -253,6 +269,7 @@ type taskRun struct {
 	detached bool
 	finished bool // the call ended before it became a task
 	asked    bool // the call asked for input synchronously: it will not detach
+	eager    bool // Progress makes the call a task (an explicit Wait)
 	progress chan struct{}
 	cancel   context.CancelFunc
 	doneC    chan struct{} // closed when the function has returned
@@ -278,7 +295,8 @@ func runFrom(ctx context.Context) *taskRun {
 // client asked for one.
 func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, next mcp.MethodHandler, core *coreCall) (mcp.Result, error) {
 	store := r.taskStore()
-	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, core: core, progress: make(chan struct{}, 1)}
+	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, core: core, progress: make(chan struct{}, 1),
+		eager: r.progressDetaches(t)}
 	if core != nil {
 		run.set.Wait = 0
 		if core.ttl > 0 && (run.set.TTL < 0 || core.ttl < run.set.TTL) {
@@ -365,7 +383,7 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 		Tool:          run.tool.name,
 		Owner:         run.owner(),
 		Status:        taskstore.Working,
-		StatusMessage: "The operation is now in progress.",
+		StatusMessage: cmp.Or(run.statusMsg, "The operation is now in progress."),
 		CreatedAt:     now,
 		UpdatedAt:     now,
 		PollInterval:  run.set.PollInterval,
@@ -553,14 +571,20 @@ func (r *Registry) updateTask(ctx context.Context, id string, change func(*tasks
 }
 
 // status reports progress as the task's status message, and makes a call
-// that is still within its Wait a task.
+// that is still within an explicit Wait a task.
 func (run *taskRun) status(ctx context.Context, message string) {
 	run.mu.Lock()
 	if !run.detached {
+		if message != "" {
+			run.statusMsg = message // the task's first status, if it becomes one
+		}
+		eager := run.eager
 		run.mu.Unlock()
-		select {
-		case run.progress <- struct{}{}:
-		default:
+		if eager {
+			select {
+			case run.progress <- struct{}{}:
+			default:
+			}
 		}
 		return
 	}

@@ -159,10 +159,12 @@ type stepsArgs struct {
 	Steps int `json:"steps"`
 }
 
-// taskRegistry has one tool of each outcome, as tasks.
+// taskRegistry has one tool of each outcome, as tasks created at once
+// (Wait -1) unless opts set another Wait.
 func taskRegistry(t *testing.T, opts ...mcptool.RegistryOption) (*mcptool.Registry, chan struct{}) {
 	t.Helper()
-	reg := mcptool.NewRegistry(append([]mcptool.RegistryOption{mcptool.Logger(slog.New(slog.DiscardHandler))}, opts...)...)
+	reg := mcptool.NewRegistry(append([]mcptool.RegistryOption{mcptool.Logger(slog.New(slog.DiscardHandler)),
+		mcptool.Tasks(mcptool.TaskSettings{Wait: -1})}, opts...)...)
 	release := make(chan struct{})
 	require.NoError(t, reg.Add("steps", func(ctx context.Context, in stepsArgs) (string, error) {
 		for i := 1; i <= in.Steps; i++ {
@@ -261,7 +263,8 @@ func TestTaskWithoutExtension(t *testing.T) {
 	_, err := w.call("tools/call", map[string]any{"name": "must", "arguments": map[string]any{}})
 	require.NotNil(t, err)
 	assert.EqualValues(t, -32021, err.Code)
-	assert.Contains(t, string(err.Data), mcptool.TasksExtension)
+	// As the spec names it, and where mcp-go's client looks for the name.
+	assert.JSONEq(t, `{"requiredCapabilities":{"extensions":{"`+mcptool.TasksExtension+`":{}}},"capability":"`+mcptool.TasksExtension+`"}`, string(err.Data))
 	// The tasks methods need the extension too.
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
 		_, err := w.call(m, map[string]any{"taskId": "x", "inputResponses": map[string]any{}})
@@ -507,7 +510,7 @@ func TestTaskConcurrency(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
-	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)), mcptool.Tasks(mcptool.TaskSettings{Wait: -1}))
 	require.NoError(t, reg.Add("echo", func(ctx context.Context, in stepsArgs) (int, error) {
 		mcptool.Progress(ctx, 1, 1, "echoing")
 		return in.Steps, nil
@@ -562,7 +565,7 @@ type taggedArgs struct {
 
 // The `mcp:"task=required"` tag does what TaskRequired does.
 func TestTaskTag(t *testing.T) {
-	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)), mcptool.Tasks(mcptool.TaskSettings{Wait: -1}))
 	require.NoError(t, reg.Add("tagged", func(_ context.Context, in taggedArgs) (int, error) { return in.N * 2, nil }, mcptool.Description("Doubles.")))
 	w := newWire(t, reg, true)
 	created := w.callTool("tagged", map[string]any{"n": 21})
@@ -578,7 +581,7 @@ func TestTaskTag(t *testing.T) {
 // The confirm policy asks through the task: input_required, then the tool
 // runs (or not) on the answer.
 func TestTaskConfirm(t *testing.T) {
-	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)), mcptool.Tasks(mcptool.TaskSettings{Wait: -1}))
 	var ran atomic.Int64
 	require.NoError(t, reg.Add("wipe", func(context.Context) (string, error) { ran.Add(1); return "wiped", nil },
 		mcptool.Description("Wipes."), mcptool.Confirm(), mcptool.Task()))
@@ -777,4 +780,63 @@ func TestTaskProgressThrottled(t *testing.T) {
 	assert.Less(t, store.updates.Load(), int64(100), "20,000 progress reports, store updates")
 	close(hold)
 	w.until(id, "completed")
+}
+
+// With the default Wait (1 s), a client that declares the extension gets a
+// quick call's result directly — progress or not, on 2026-07-28 and on a
+// 2025-11-25 session that declared it at initialize (MCP Inspector 2.12
+// does, and never polls) — and a longer call becomes a task whose status is
+// its latest progress.
+func TestTaskDefaultWait(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	type report struct {
+		Rows []int `json:"rows"`
+	}
+	require.NoError(t, reg.Add("quick", func(ctx context.Context) (report, error) {
+		mcptool.Progress(ctx, 1, 1, "1 row read")
+		return report{Rows: []int{7}}, nil
+	}, mcptool.Description("Quick."), mcptool.Task()))
+	require.NoError(t, reg.Add("quick_required", func(context.Context) (string, error) { return "ran", nil },
+		mcptool.Description("Quick, only a task."), mcptool.TaskRequired()))
+	require.NoError(t, reg.Add("long", func(ctx context.Context) (string, error) {
+		mcptool.Progress(ctx, 1, 2, "half way")
+		select {
+		case <-hold:
+		case <-ctx.Done():
+		}
+		return "late", nil
+	}, mcptool.Description("Long."), mcptool.Task()))
+
+	w := newWire(t, reg, true)
+	res := w.callTool("quick", nil)
+	assert.Equal(t, "complete", res["resultType"])
+	assert.Equal(t, map[string]any{"rows": []any{7.0}}, res["structuredContent"])
+	res = w.callTool("quick_required", nil)
+	assert.Equal(t, "complete", res["resultType"])
+	assert.Equal(t, "ran", resultText(res))
+	start := time.Now()
+	created := w.callTool("long", nil)
+	assert.Equal(t, "task", created["resultType"])
+	assert.GreaterOrEqual(t, time.Since(start), 900*time.Millisecond, "a task only once Wait ran out")
+	assert.Equal(t, "half way", created["statusMessage"])
+
+	// A 2025-11-25 session that declared the extension, as Inspector's.
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "inspector-like", Version: "1"}, &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Extensions: map[string]any{mcptool.TasksExtension: map[string]any{}}},
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	cs, err := client.Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	defer cs.Close()
+	got, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "quick"})
+	require.NoError(t, err)
+	assert.False(t, got.IsError)
+	assert.NotNil(t, got.StructuredContent, "the result itself, not a task handle: %+v", got)
+	assert.NotContains(t, got.Meta, "io.modelcontextprotocol/related-task")
 }

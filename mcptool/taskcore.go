@@ -158,14 +158,34 @@ func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.
 	case !known:
 		return nil, false, nil // unknown tool: go-sdk's own error
 	case asked && t.task.mode == taskNever:
-		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name)}
+		return nil, true, methodNotFound(fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name))
 	case !asked && t.task.mode == taskRequired:
-		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task", t.name)}
+		return nil, true, methodNotFound(fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task (execution.taskSupport is required): call it with params.task", t.name))
 	case !asked:
 		return nil, false, nil
 	}
 	res, err = r.callAsTask(ctx, t, call, next, &coreCall{ttl: ttl, caller: sessionCaller(call.Session, call.Extra)})
 	return res, true, err
+}
+
+// methodNotFound is the spec's -32601 with mcpgen's reason as its message.
+// go-sdk rewords every error that errors.Is its method-not-found error
+// (same code) to "method not found: <method>"; this one only converts to
+// it with errors.As, which is how go-sdk finds the code it sends.
+func methodNotFound(msg string) error {
+	return &keepMessage{&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: msg}}
+}
+
+type keepMessage struct{ e *jsonrpc.Error }
+
+func (k *keepMessage) Error() string { return k.e.Message }
+
+func (k *keepMessage) As(target any) bool {
+	if p, ok := target.(**jsonrpc.Error); ok {
+		*p = k.e
+		return true
+	}
+	return false
 }
 
 // coreCall marks a run created by a core session.

@@ -239,10 +239,13 @@ func TestCoreTaskLifecycle(t *testing.T) {
 	// Tool-level negotiation: -32601 both ways, a normal call otherwise.
 	_, rerr = c.call("tools/call", map[string]any{"name": "must"})
 	require.NotNil(t, rerr)
-	assert.EqualValues(t, jsonrpc.CodeMethodNotFound, rerr.Code) // go-sdk words every -32601 itself
+	assert.EqualValues(t, jsonrpc.CodeMethodNotFound, rerr.Code)
+	// The reason, not go-sdk's `method not found: "tools/call"`.
+	assert.Contains(t, rerr.Message, `tool "must" runs only as a task`)
 	_, rerr = c.call("tools/call", map[string]any{"name": "plain", "task": map[string]any{}})
 	require.NotNil(t, rerr)
 	assert.EqualValues(t, jsonrpc.CodeMethodNotFound, rerr.Code)
+	assert.Contains(t, rerr.Message, `tool "plain" does not support task-augmented calls`)
 	assert.Equal(t, "plain", resultText(c.ok("tools/call", map[string]any{"name": "plain"})))
 	close(release)
 	assert.Equal(t, "done in 1 steps", resultText(c.ok("tools/call", map[string]any{"name": "steps", "arguments": map[string]any{"steps": 1}})))

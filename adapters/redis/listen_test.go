@@ -33,7 +33,7 @@ func taskReplica(t *testing.T, c interface {
 			return "", ctx.Err()
 		}
 		return "finished", nil
-	}, mcptool.Description("Slow."), mcptool.Task()); err != nil {
+	}, mcptool.Description("Slow."), mcptool.Task(mcptool.TaskSettings{Wait: -1})); err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "replica", Version: "1"}, nil),

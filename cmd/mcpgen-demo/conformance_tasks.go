@@ -14,16 +14,18 @@ import (
 
 // The fixtures of the suite's tasks-* scenarios (the Tasks extension,
 // SEP-2663). greet runs synchronously; the others run as tasks for clients
-// that declare the extension.
+// that declare the extension, created at once (Wait -1: the scenarios
+// check the task, however quick the call).
 func registerTaskFixtures(reg *mcptool.Registry) error {
 	ro := mcptool.ReadOnly(true)
+	atOnce := mcptool.TaskSettings{Wait: -1}
 	return joinErrs(
 		reg.Add("greet", greet, mcptool.Description("Greets name: Hello, {name}! (never a task)."), ro),
-		reg.Add("slow_compute", slowCompute, mcptool.Description("Sleeps the given seconds, reporting progress, then returns its label; a task for clients that support tasks."), ro, mcptool.Task()),
-		reg.Add("failing_job", failingJob, mcptool.Description("Works for about a second, then fails with a tool error. Runs only as a task."), ro, mcptool.TaskRequired()),
-		reg.Add("protocol_error_job", protocolErrorJob, mcptool.Description("Fails with a JSON-RPC internal error (a failed task)."), ro, mcptool.Task()),
-		reg.Add("confirm_delete", confirmDelete, mcptool.Description("Asks the user to confirm deleting filename (an input request of the task), then reports the decision. Deletes nothing."), ro, mcptool.Task()),
-		reg.Add("multi_input", multiInput, mcptool.Description("Asks two questions at once (two input requests of the task), then reports both answers."), ro, mcptool.Task()),
+		reg.Add("slow_compute", slowCompute, mcptool.Description("Sleeps the given seconds, reporting progress, then returns its label; a task for clients that support tasks."), ro, mcptool.Task(atOnce)),
+		reg.Add("failing_job", failingJob, mcptool.Description("Works for about a second, then fails with a tool error. Runs only as a task."), ro, mcptool.TaskRequired(atOnce)),
+		reg.Add("protocol_error_job", protocolErrorJob, mcptool.Description("Fails with a JSON-RPC internal error (a failed task)."), ro, mcptool.Task(atOnce)),
+		reg.Add("confirm_delete", confirmDelete, mcptool.Description("Asks the user to confirm deleting filename (an input request of the task), then reports the decision. Deletes nothing."), ro, mcptool.Task(atOnce)),
+		reg.Add("multi_input", multiInput, mcptool.Description("Asks two questions at once (two input requests of the task), then reports both answers."), ro, mcptool.Task(atOnce)),
 		// Input gathered synchronously (input-required results) before the
 		// call becomes a task: within Wait, an Ask is a multi round trip;
 		// Progress then turns the call into a task.

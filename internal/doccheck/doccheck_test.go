@@ -1,0 +1,354 @@
+package doccheck
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// block is one fenced Go block of a Markdown file.
+type block struct {
+	file     string // relative to the repository root
+	line     int    // of the opening fence
+	fragment bool
+	body     string
+}
+
+func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
+
+var fence = regexp.MustCompile("^```go(?:[ \t]+(fragment))?[ \t]*$")
+
+// blocks returns the Go blocks of the Markdown file at root/name.
+func blocks(t *testing.T, root, name string) []block {
+	t.Helper()
+	f, err := os.Open(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []block
+	var cur *block
+	var body strings.Builder
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil:
+			if m := fence.FindStringSubmatch(line); m != nil {
+				cur = &block{file: name, line: n, fragment: m[1] != ""}
+				body.Reset()
+			}
+		case strings.TrimSpace(line) == "```":
+			cur.body = body.String()
+			out = append(out, *cur)
+			cur = nil
+		default:
+			body.WriteString(line)
+			body.WriteByte('\n')
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cur != nil {
+		t.Errorf("%s: the block is not closed", cur)
+	}
+	return out
+}
+
+// imports maps the package names fragments use to import paths. The
+// packages of mcp-go's client and server take "mcp" in docs/mcp-go.md.
+func imports(file string) map[string]string {
+	m := map[string]string{
+		"mcptool":     "github.com/mcpgen/mcpgen/mcptool",
+		"mcptest":     "github.com/mcpgen/mcpgen/mcptool/mcptest",
+		"safety":      "github.com/mcpgen/mcpgen/mcptool/safety",
+		"taskstore":   "github.com/mcpgen/mcpgen/mcptool/taskstore",
+		"mcpreflect":  "github.com/mcpgen/mcpgen/reflect",
+		"annotations": "github.com/mcpgen/mcpgen/annotations",
+		"mcpredis":    "github.com/mcpgen/mcpgen/adapters/redis",
+		"mcpsqlite":   "github.com/mcpgen/mcpgen/adapters/sqlite",
+		"mcpotel":     "github.com/mcpgen/mcpgen/adapters/otel",
+		"mcpgo":       "github.com/mcpgen/mcpgen/adapters/mcpgo",
+		"mcp":         "github.com/modelcontextprotocol/go-sdk/mcp",
+		"jsonrpc":     "github.com/modelcontextprotocol/go-sdk/jsonrpc",
+		"jsonschema":  "github.com/invopop/jsonschema",
+		"context":     "context",
+		"errors":      "errors",
+		"fmt":         "fmt",
+		"http":        "net/http",
+		"httptest":    "net/http/httptest",
+		"image":       "image",
+		"io":          "io",
+		"json":        "encoding/json",
+		"log":         "log",
+		"os":          "os",
+		"exec":        "os/exec",
+		"filepath":    "path/filepath",
+		"slog":        "log/slog",
+		"strings":     "strings",
+		"sync":        "sync",
+		"testing":     "testing",
+		"time":        "time",
+		"netip":       "net/netip",
+		"url":         "net/url",
+		"rate":        "golang.org/x/time/rate",
+		"redis":       "github.com/redis/go-redis/v9",
+	}
+	if file == "docs/mcp-go.md" {
+		m["mcp"] = "github.com/mark3labs/mcp-go/mcp"
+		m["server"] = "github.com/mark3labs/mcp-go/server"
+		m["client"] = "github.com/mark3labs/mcp-go/client"
+		m["transport"] = "github.com/mark3labs/mcp-go/client/transport"
+	}
+	return m
+}
+
+// used returns the known package names body qualifies identifiers with
+// (name followed by a dot), skipping those it also declares.
+func used(body string, known map[string]string) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	src := []byte(body)
+	s.Init(fset.AddFile("", -1, len(src)), src, func(token.Position, string) {}, 0)
+	seen := map[string]bool{}
+	declared := map[string]bool{}
+	var prev, prev2 string
+	var prevTok token.Token
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.PERIOD && prevTok == token.IDENT && prev2 != "." {
+			if _, ok := known[prev]; ok {
+				seen[prev] = true
+			}
+		}
+		if tok == token.DEFINE && prevTok == token.IDENT {
+			declared[prev] = true
+		}
+		prev2 = prev
+		if tok == token.PERIOD {
+			prev = "."
+		} else {
+			prev = lit
+		}
+		prevTok = tok
+	}
+	var out []string
+	for n := range seen {
+		if !declared[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var (
+	elidedBody = regexp.MustCompile(`\{ *\.\.\. *\}`)
+	elidedLine = regexp.MustCompile(`(?m)^[ \t]*\.\.\.[ \t]*(//.*)?$`)
+	elidedArg  = regexp.MustCompile(`\( *\.\.\. *\)`)
+)
+
+// wrap makes a fragment a Go file of package pkg: top-level declarations,
+// struct fields or statements, whichever parses. It returns the file and
+// the number of lines added before the fragment's first line.
+func wrap(pkg string, b block) (src string, offset int, err error) {
+	body := elidedBody.ReplaceAllString(b.body, "{ panic(0) }")
+	body = elidedLine.ReplaceAllString(body, "")
+	body = elidedArg.ReplaceAllString(body, "()")
+	known := imports(b.file)
+	var head strings.Builder
+	fmt.Fprintf(&head, "package %s\n\n", pkg)
+	for _, name := range used(body, known) {
+		fmt.Fprintf(&head, "import %s %q\n", name, known[name])
+	}
+	var firstErr error
+	for _, w := range [][2]string{{"", ""}, {"type _ struct {\n", "}\n"}, {"func _() error {\n", "}\n"}} {
+		h := head.String() + w[0]
+		src := h + body + w[1]
+		if _, err := parser.ParseFile(token.NewFileSet(), "", src, parser.AllErrors); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return src, strings.Count(h, "\n"), nil
+	}
+	return "", 0, firstErr
+}
+
+// ignorable are the compile errors of a fragment that come from what it
+// leaves to its surroundings: names it does not declare, variables it
+// declares for the reader and does not use, and the packages it names
+// only where those names are undefined.
+var ignorable = regexp.MustCompile(`: (undefined: [A-Za-z_][A-Za-z0-9_]*$|declared and not used|"[^"]+" imported( as \w+)? and not used|missing return|label \w+ defined and not used|cannot infer )`)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestDocBlocksCompile compiles every fenced Go block of README.md and
+// docs/*.md, runs the programs and the tests among them.
+func TestDocBlocksCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	root := repoRoot(t)
+	files := []string{"README.md"}
+	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		files = append(files, filepath.ToSlash(must(filepath.Rel(root, d))))
+	}
+
+	tmp := t.TempDir()
+	overlay := map[string]string{}
+	type generated struct {
+		b      block
+		src    string // the overlay's source file
+		offset int
+		kind   string // "fragment", "main", "test"
+		pkg    string // the package's directory, relative to root
+	}
+	var gens []generated
+	n := 0
+	for _, f := range files {
+		for _, b := range blocks(t, root, f) {
+			n++
+			pkg := fmt.Sprintf("b%03d", n)
+			dir := filepath.Join("internal", "doccheck", "zz_blocks", pkg)
+			g := generated{b: b, pkg: dir}
+			name := "b.go"
+			pc := strings.TrimSpace(b.body)
+			switch {
+			case strings.HasPrefix(pc, "package main\n"):
+				g.kind = "main"
+			case strings.HasPrefix(pc, "package ") && (strings.HasPrefix(pc[:strings.IndexByte(pc+"\n", '\n')], "package ") &&
+				(strings.HasSuffix(strings.Fields(pc)[1], "_test") || strings.Contains(pc, "\nfunc Test"))):
+				g.kind, name = "test", "b_test.go"
+			case !b.fragment:
+				t.Errorf("%s: neither a complete program (package main) nor a test file: mark the block ```go fragment", b)
+				continue
+			default:
+				g.kind = "fragment"
+			}
+			src := b.body
+			if g.kind == "fragment" {
+				src, g.offset, err = wrap(pkg, b)
+				if err != nil {
+					t.Errorf("%s: the fragment does not parse as declarations, struct fields or statements: %v", b, err)
+					continue
+				}
+			}
+			g.src = filepath.Join(tmp, pkg+"_"+name)
+			if err := os.WriteFile(g.src, []byte(src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			overlay[filepath.Join(root, dir, name)] = g.src
+			gens = append(gens, g)
+		}
+	}
+	if len(gens) == 0 {
+		t.Fatal("no Go blocks found")
+	}
+	ov, _ := json.Marshal(map[string]any{"Replace": overlay})
+	ovFile := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ovFile, ov, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bySrc := map[string]generated{}
+	var pkgs []string
+	for _, g := range gens {
+		bySrc[g.src] = g
+		if g.kind != "test" {
+			pkgs = append(pkgs, "./"+filepath.ToSlash(g.pkg))
+		}
+	}
+
+	// Compile every fragment and program at once, with every error (-e).
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"build", "-overlay", ovFile, "-gcflags=-e", "-o", os.DevNull}, pkgs...)...)
+	cmd.Dir = root
+	out, _ := cmd.CombinedOutput()
+	errLine := regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
+	for _, line := range strings.Split(string(out), "\n") {
+		m := errLine.FindStringSubmatch(line)
+		if m == nil {
+			if strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "#") {
+				t.Errorf("go build: %s", line)
+			}
+			continue
+		}
+		g, ok := bySrc[m[1]]
+		if !ok {
+			t.Errorf("go build: %s", line)
+			continue
+		}
+		if g.kind == "fragment" && ignorable.MatchString(line) {
+			continue
+		}
+		var ln int
+		fmt.Sscan(m[2], &ln)
+		t.Errorf("%s:%d: %s", g.b.file, g.b.line+ln-g.offset, m[4])
+	}
+
+	// Run the programs and the tests.
+	for _, g := range gens {
+		switch g.kind {
+		case "main":
+			bin := filepath.Join(tmp, filepath.Base(g.pkg))
+			build := exec.CommandContext(ctx, "go", "build", "-overlay", ovFile, "-o", bin, "./"+filepath.ToSlash(g.pkg))
+			build.Dir = root
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Errorf("%s: go build: %v\n%s", g.b, err, out)
+				continue
+			}
+			rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
+			run := exec.CommandContext(rctx, bin)
+			run.Dir = tmp
+			run.Stdin = bytes.NewReader(nil)
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Errorf("%s: the program failed: %v\n%s", g.b, err, out)
+			}
+			rcancel()
+		case "test":
+			test := exec.CommandContext(ctx, "go", "test", "-overlay", ovFile, "-count=1", "./"+filepath.ToSlash(g.pkg))
+			test.Dir = root
+			if out, err := test.CombinedOutput(); err != nil {
+				t.Errorf("%s: go test: %v\n%s", g.b, err, out)
+			}
+		}
+	}
+	t.Logf("%d Go blocks compiled", len(gens))
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
