@@ -25,8 +25,9 @@ func esc(b *bytes.Buffer, s string) {
 	template.HTMLEscape(b, []byte(s))
 }
 
-// writeEntries writes the index entries of tools.
+// writeEntries writes the index entries of tools, a chunk of the index.
 func writeEntries(b *bytes.Buffer, tools []Tool) {
+	b.WriteString("\n<ul class=\"chunk\">")
 	for i := range tools {
 		t := &tools[i]
 		b.WriteString("\n<li data-search=\"")
@@ -41,15 +42,17 @@ func writeEntries(b *bytes.Buffer, tools []Tool) {
 		}
 		b.WriteString("</li>")
 	}
-	b.WriteString("\n")
+	b.WriteString("\n</ul>")
 }
 
-// writeSections writes the sections of tools.
+// writeSections writes the sections of tools, a chunk of the page.
 func writeSections(b *bytes.Buffer, tools []Tool) {
 	var scratch bytes.Buffer
+	b.WriteString("\n<div class=\"chunk\">")
 	for i := range tools {
 		writeSection(b, &scratch, &tools[i])
 	}
+	b.WriteString("\n</div>")
 }
 
 // writeSection writes the section of t; scratch is a buffer it may reuse.
@@ -124,15 +127,15 @@ func writeSection(b, scratch *bytes.Buffer, t *Tool) {
 	}
 	b.WriteString("\n<h3>Example call</h3>")
 	if call := exampleCall(*t, "  "); call != "" {
-		b.WriteString("\n<div class=\"code\"><button type=\"button\" class=\"copy\" aria-label=\"Copy the example call of " + name + "\">Copy</button><pre tabindex=\"0\"><code>")
+		b.WriteString("\n<div class=\"code\">" + copyButton("example call of "+name) + "<pre tabindex=\"0\"><code>")
 		esc(b, call)
 		b.WriteString("</code></pre></div>")
 	} else {
 		b.WriteString("\n<p>None: no valid arguments could be derived from the schema.</p>")
 	}
 	schema := func(label string, raw []byte) {
-		b.WriteString("\n<details><summary>" + label + " schema</summary>\n<div class=\"code\"><button type=\"button\" class=\"copy\" aria-label=\"Copy the " +
-			strings.ToLower(label) + " schema of " + name + "\">Copy</button><pre tabindex=\"0\"><code>")
+		b.WriteString("\n<details><summary>" + label + " schema</summary>\n<div class=\"code\">" + copyButton(strings.ToLower(label)+" schema of "+name) +
+			"<pre tabindex=\"0\"><code>")
 		scratch.Reset()
 		if err := json.Indent(scratch, raw, "", "  "); err != nil {
 			scratch.Reset()
@@ -146,4 +149,10 @@ func writeSection(b, scratch *bytes.Buffer, t *Tool) {
 		schema("Output", t.OutputSchema)
 	}
 	b.WriteString("\n</section>")
+}
+
+// copyButton is the button that copies the code block it precedes; what it
+// copies (escaped) is said to screen readers only, after the visible label.
+func copyButton(what string) string {
+	return `<button type="button" class="copy"><span class="label">Copy</span><span class="vh"> the ` + what + `</span></button>`
 }

@@ -91,13 +91,15 @@ func searchKey(t Tool) string {
 // writeHTML renders the catalogue as one self-contained HTML page: the
 // page's template around the index entries and sections of the tools
 // (entries.go), which are rendered in chunks, in parallel, and written in
-// order.
+// order. A chunk is also a box of the page that the browser does not lay
+// out while it is off screen (content-visibility), so that a search that
+// hides or shows thousands of tools costs only what is in view.
 func (c *Catalog) writeHTML(w io.Writer, title string) error {
 	if title == "" {
 		title = "Tools"
 	}
 	data := pageData{title, c.Tools, csp, template.CSS(pageCSS), template.JS(pageJS)}
-	const chunk = 250
+	const chunk = 100
 	n := (len(c.Tools) + chunk - 1) / chunk
 	entries, sections := make([]bytes.Buffer, n), make([]bytes.Buffer, n)
 	var wg sync.WaitGroup
