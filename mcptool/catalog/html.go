@@ -6,10 +6,11 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/json"
 	"html/template"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // The HTML catalogue is one file: the page's style and script are inlined,
@@ -24,15 +25,7 @@ var (
 	//go:embed html/page.js
 	pageJS string
 
-	page = template.Must(template.New("page").Funcs(template.FuncMap{
-		"hints":       hintBadges,
-		"searchKey":   searchKey,
-		"example":     func(t Tool) string { return exampleCall(t, "  ") },
-		"indent":      indentJSON,
-		"join":        strings.Join,
-		"yesNo":       yesNo,
-		"defaultText": func(a Argument) string { return defaultText(a, "") },
-	}).Parse(pageTemplate))
+	page = template.Must(template.New("page").Parse(pageTemplate))
 
 	// csp allows the page its own style and script (by hash) and nothing else.
 	csp = template.HTML(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-` +
@@ -95,30 +88,66 @@ func searchKey(t Tool) string {
 	return strings.ToLower(b.String())
 }
 
-// indentJSON pretty-prints a schema for the page.
-func indentJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// writeHTML renders the catalogue as one self-contained HTML page.
+// writeHTML renders the catalogue as one self-contained HTML page: the
+// page's template around the index entries and sections of the tools
+// (entries.go), which are rendered in chunks, in parallel, and written in
+// order. A chunk is also a box of the page that the browser does not lay
+// out while it is off screen (content-visibility), so that a search that
+// hides or shows thousands of tools costs only what is in view.
 func (c *Catalog) writeHTML(w io.Writer, title string) error {
 	if title == "" {
 		title = "Tools"
 	}
+	data := pageData{title, c.Tools, csp, template.CSS(pageCSS), template.JS(pageJS)}
+	const chunk = 100
+	n := (len(c.Tools) + chunk - 1) / chunk
+	entries, sections := make([]bytes.Buffer, n), make([]bytes.Buffer, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range n {
+		tools := c.Tools[i*chunk : min((i+1)*chunk, len(c.Tools))]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			size := 0
+			for _, t := range tools {
+				size += 2*(len(t.InputSchema)+len(t.OutputSchema)+len(t.Example)) + len(t.Description) + 2048
+			}
+			entries[i].Grow(len(tools) * 256)
+			sections[i].Grow(size)
+			writeEntries(&entries[i], tools)
+			writeSections(&sections[i], tools)
+		}()
+	}
+	wg.Wait()
 	bw := bufio.NewWriterSize(w, 64<<10)
-	err := page.Execute(bw, struct {
-		Title  string
-		Tools  []Tool
-		CSP    template.HTML
-		Style  template.CSS
-		Script template.JS
-	}{title, c.Tools, csp, template.CSS(pageCSS), template.JS(pageJS)})
-	if err != nil {
+	if err := page.ExecuteTemplate(bw, "head", data); err != nil {
+		return err
+	}
+	for i := range entries {
+		if _, err := bw.Write(entries[i].Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := page.ExecuteTemplate(bw, "middle", data); err != nil {
+		return err
+	}
+	for i := range sections {
+		if _, err := bw.Write(sections[i].Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := page.ExecuteTemplate(bw, "tail", data); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+type pageData struct {
+	Title  string
+	Tools  []Tool
+	CSP    template.HTML
+	Style  template.CSS
+	Script template.JS
 }

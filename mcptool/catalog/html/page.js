@@ -3,8 +3,15 @@
   var q = document.getElementById("q");
   var count = document.getElementById("count");
   var none = document.getElementById("none");
-  var items = Array.prototype.slice.call(document.querySelectorAll("#index > li"));
-  var tools = Array.prototype.slice.call(document.querySelectorAll("#tools > section.tool"));
+  // The page comes in chunks of tools (index and sections alike); a chunk
+  // none of whose tools match is hidden whole.
+  var chunks = Array.prototype.slice.call(document.querySelectorAll("#index > .chunk"));
+  var toolChunks = Array.prototype.slice.call(document.querySelectorAll("#tools > .chunk"));
+  var items = [], chunkOf = [];
+  chunks.forEach(function (ul, c) {
+    Array.prototype.forEach.call(ul.children, function (li) { items.push(li); chunkOf.push(c); });
+  });
+  var tools = Array.prototype.slice.call(document.querySelectorAll("#tools section.tool"));
   var keys = items.map(function (li) { return li.getAttribute("data-search") || ""; });
   var total = items.length;
   // filter shows the tools whose search text holds every word typed.
@@ -12,26 +19,35 @@
     var t0 = performance.now();
     var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
     var shown = 0;
+    var inChunk = chunks.map(function () { return 0; });
     for (var i = 0; i < total; i++) {
       var k = keys[i], ok = true;
       for (var j = 0; j < words.length; j++) {
         if (k.indexOf(words[j]) < 0) { ok = false; break; }
       }
-      if (ok) shown++;
+      if (ok) { shown++; inChunk[chunkOf[i]]++; }
       if (items[i].hidden === ok) {
         items[i].hidden = !ok;
         tools[i].hidden = !ok;
       }
     }
+    for (var c = 0; c < chunks.length; c++) {
+      var empty = inChunk[c] === 0;
+      if (chunks[c].hidden !== empty) {
+        chunks[c].hidden = empty;
+        toolChunks[c].hidden = empty;
+      }
+    }
     count.textContent = words.length ? shown + " of " + total + " tools" : total + " tools";
     none.hidden = shown !== 0;
-    document.body.setAttribute("data-filter-ms", (performance.now() - t0).toFixed(1));
+    count.setAttribute("data-ms", (performance.now() - t0).toFixed(1));
   }
   q.addEventListener("input", filter);
   if (q.value) filter();
   function copied(button, text) {
-    button.textContent = text;
-    setTimeout(function () { button.textContent = "Copy"; }, 1500);
+    var label = button.querySelector(".label");
+    label.textContent = text;
+    setTimeout(function () { label.textContent = "Copy"; }, 1500);
   }
   document.addEventListener("click", function (e) {
     var button = e.target.closest ? e.target.closest("button.copy") : null;
