@@ -1,6 +1,8 @@
 package mcpproto
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -12,6 +14,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -110,6 +113,14 @@ func classify(t reflect.Type) *typeInfo {
 	if p := reflect.PointerTo(base); p.Implements(messageType) {
 		return &typeInfo{msg: p, md: reflect.Zero(p).Interface().(proto.Message).ProtoReflect().Descriptor()}
 	}
+	if base.NumField() == 1 && base.Field(0).Type == dynamicType && base.Name() == "" {
+		// A fronted method's argument or result (front.go).
+		md, err := remoteDescriptor(base)
+		if err != nil {
+			return nil
+		}
+		return &typeInfo{msg: dynamicType, md: md, envelope: true}
+	}
 	if base.PkgPath() == "connectrpc.com/connect" && (strings.HasPrefix(base.Name(), "Request[") || strings.HasPrefix(base.Name(), "Response[")) {
 		if f, ok := base.FieldByName("Msg"); ok && f.Type.Kind() == reflect.Pointer && f.Type.Implements(messageType) {
 			return &typeInfo{msg: f.Type, md: reflect.Zero(f.Type).Interface().(proto.Message).ProtoReflect().Descriptor(), envelope: true}
@@ -169,7 +180,12 @@ func (h *handler) Decode(data []byte, dst any) error {
 	}
 	var m proto.Message
 	if ti.envelope {
-		mv := reflect.New(ti.msg.Elem())
+		var mv reflect.Value
+		if ti.msg == dynamicType {
+			mv = reflect.ValueOf(dynamicpb.NewMessage(ti.md))
+		} else {
+			mv = reflect.New(ti.msg.Elem())
+		}
 		rv.Elem().FieldByName("Msg").Set(mv)
 		m = mv.Interface().(proto.Message)
 	} else {
@@ -205,7 +221,18 @@ func (h *handler) Encode(v any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("mcpproto: %T is not a protobuf message", v)
 	}
-	return marshal.Marshal(m)
+	b, err := marshal.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	// protojson varies its whitespace from build to build on purpose: a
+	// result is the same bytes every time.
+	var out bytes.Buffer
+	out.Grow(len(b))
+	if err := json.Compact(&out, b); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 var _ mcpreflect.TypeHandler = (*handler)(nil)

@@ -2,7 +2,7 @@
 // generated from its .proto files.
 package testpb
 
-//go:generate go run ../protogen
+//go:generate go run ../../cmd/protogen
 
 import _ "embed"
 

@@ -9,7 +9,14 @@
 // module's compiled descriptor (its .proto is not in the module), handed to
 // protoc with --descriptor_set_in.
 //
-//	//go:generate go run ../protogen
+// In this module: //go:generate go run ../../cmd/protogen. In another
+// (the demo's), with -grpc=false when only messages are wanted:
+//
+//	//go:generate go run github.com/mcpgen/mcpgen/adapters/protobuf/cmd/protogen -grpc=false
+//
+// The module that runs it must require the plugins' modules
+// (google.golang.org/protobuf; for -grpc also google.golang.org/grpc/cmd/protoc-gen-go-grpc
+// and connectrpc.com/connect, e.g. as tool directives).
 package main
 
 import (
@@ -48,7 +55,9 @@ func main() {
 	}
 	defer os.RemoveAll(tmp)
 	for name, pkg := range plugins {
-		run("go", "build", "-o", filepath.Join(tmp, name), pkg)
+		if name == "protoc-gen-go" || *grpcOut {
+			run("go", "build", "-o", filepath.Join(tmp, name), pkg)
+		}
 	}
 	deps := filepath.Join(tmp, "deps.binpb")
 	writeDeps(deps, validate.File_buf_validate_validate_proto)
