@@ -83,12 +83,35 @@ func Caller(ctx context.Context) (p Principal, ok bool) {
 	return p, true
 }
 
+// Authenticated returns a context whose tool calls carry ti as if it were
+// a verified token: for a server on stdio, whose user the process knows
+// from its environment (the MCP authorization specification leaves stdio
+// to it). Serve with it — srv.Run(mcptool.Authenticated(ctx, ti), transport)
+// — and tools/list shows only the tools ti's scopes allow, a call of
+// another is the JSON-RPC error [CodeInsufficientScope] naming the missing
+// scopes, and [Caller] returns ti's principal. A request's own verified
+// token (HTTP with [Authorization]) wins over it.
+func Authenticated(ctx context.Context, ti *auth.TokenInfo) context.Context {
+	return context.WithValue(ctx, authenticatedKey{}, ti)
+}
+
+type authenticatedKey struct{}
+
+// tokenInfoOf is the verified token of a request served under ctx, or nil.
+func tokenInfoOf(ctx context.Context, extra *mcp.RequestExtra) *auth.TokenInfo {
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo
+	}
+	ti, _ := ctx.Value(authenticatedKey{}).(*auth.TokenInfo)
+	return ti
+}
+
 // tokenInfo is the call's verified token, or nil.
 func (cs *callState) tokenInfo() *auth.TokenInfo {
-	if cs.req != nil && cs.req.Extra != nil {
+	if cs.req != nil && cs.req.Extra != nil && cs.req.Extra.TokenInfo != nil {
 		return cs.req.Extra.TokenInfo
 	}
-	return nil
+	return cs.authenticated
 }
 
 // CodeInsufficientScope is the JSON-RPC error code of a call whose token

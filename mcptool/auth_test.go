@@ -291,3 +291,37 @@ func TestAuthTaskOwner(t *testing.T) {
 	}
 	assert.Equal(t, "working", ada.get(id)["status"], "bob's cancel did nothing")
 }
+
+// On stdio the process knows its user: served under Authenticated, the
+// list shows what its scopes allow and a call of another tool is a JSON-RPC
+// error naming the missing scopes.
+func TestAuthStdio(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.NoDescription())
+	who := func(ctx context.Context, in noteArgs) (string, error) {
+		p, ok := mcptool.Caller(ctx)
+		return fmt.Sprintf("%s %v", p.Subject, ok), nil
+	}
+	require.NoError(t, mcptool.Add(reg, "read", who))
+	require.NoError(t, mcptool.Add(reg, "write", who, mcptool.ReadOnly(false), mcptool.Destructive(false), mcptool.Scopes("notes:read", "notes:write")))
+	srv := reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(mcptool.Authenticated(t.Context(), testTokens["reader"]))
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: outW}) }()
+	t.Cleanup(func() { cancel(); inW.Close(); <-done })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	assert.Equal(t, []string{"read"}, toolNames(t, cs))
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read"})
+	require.NoError(t, err)
+	assert.Equal(t, "ada true", res.Content[0].(*mcp.TextContent).Text)
+	_, err = cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "write"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "insufficient scope: tool write needs the scopes notes:read notes:write; the token lacks notes:write")
+	var je *jsonrpc.Error
+	require.ErrorAs(t, err, &je)
+	assert.EqualValues(t, mcptool.CodeInsufficientScope, je.Code)
+}

@@ -133,6 +133,7 @@ func (r *Registry) respond(cs *callState, o outcome) (*mcp.CallToolResult, error
 // reference ID (the details go to the registry's logger).
 func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage) (o outcome) {
 	t := cs.tool
+	cs.authenticated = tokenInfoOf(ctx, nil)
 	ctx = withCallState(ctx, cs)
 	var start time.Time
 	if r.cfg.audit != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,6 +19,9 @@ type callState struct {
 	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
 	peer Peer                 // the client end; nil for direct calls
 	task *taskRun             // the task the call runs as, if it may become one
+	// authenticated is the principal of the context served under
+	// (Authenticated, auth.go), for transports without tokens.
+	authenticated *auth.TokenInfo
 
 	mu           sync.Mutex
 	lastProgress float64

@@ -10,7 +10,6 @@ import (
 	"time"
 	"weak"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -152,10 +151,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		return nil, err
 	}
 	set := d.reg.snapshot()
-	listAll, ti := d.reg.cfg.listAll, (*auth.TokenInfo)(nil)
-	if req.Extra != nil {
-		ti = req.Extra.TokenInfo
-	}
+	listAll, ti := d.reg.cfg.listAll, tokenInfoOf(ctx, req.Extra)
 	ours := set.sorted[sort.Search(len(set.sorted), func(i int) bool { return set.sorted[i].name > after }):]
 	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
 	more := false

@@ -64,6 +64,8 @@ type cluster struct {
 	ports     [3]int
 	lbAddr    string
 	toolset   string
+	issuer    string // the loopback OAuth issuer's URL (auth.go)
+	token     string // an access token of it for the cluster, with every scope
 }
 
 // startCluster starts a cluster serving the toolset (with the replicas'
@@ -81,12 +83,14 @@ func startCluster(t testing.TB, toolset string, flags ...string) *cluster {
 	c := &cluster{t: t, dir: t.TempDir(), toolset: toolset, redisPort: freePort(t)}
 	t.Cleanup(c.stop)
 	c.startRedis()
+	c.lbAddr = "127.0.0.1:" + strconv.Itoa(freePort(t))
+	c.startIssuer()
 	key := "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=" // 32 bytes: one key for every replica
 	for i := range c.replicas {
 		c.ports[i] = freePort(t)
 		cmd := exec.Command(demoBin, "-http", "127.0.0.1:"+strconv.Itoa(c.ports[i]), "-toolset", toolset,
 			"-redis", c.redisURL(), "-data", filepath.Join(c.dir, "data"+strconv.Itoa(i)))
-		cmd.Args = append(cmd.Args, flags...)
+		cmd.Args = append(append(cmd.Args, c.authFlags()...), flags...)
 		cmd.Env = append(os.Environ(), "MCPGEN_STATE_KEY="+key)
 		c.logTo(cmd, fmt.Sprintf("replica%d.log", i+1))
 		if err := cmd.Start(); err != nil {
@@ -94,7 +98,6 @@ func startCluster(t testing.TB, toolset string, flags ...string) *cluster {
 		}
 		c.replicas[i] = cmd
 	}
-	c.lbAddr = "127.0.0.1:" + strconv.Itoa(freePort(t))
 	lb := exec.Command("haproxy", "-f", "haproxy.cfg", "-db")
 	lb.Env = append(os.Environ(), "MCPGEN_LB_ADDR="+c.lbAddr)
 	for i, p := range c.ports {
@@ -220,7 +223,7 @@ func (c *cluster) connect(t testing.TB, version string, sb *servedBy, copts *mcp
 	client := mcp.NewClient(&mcp.Implementation{Name: "cluster-test", Version: "1.0.0"}, copts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: httpClient(sb)},
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: c.httpClient(sb)},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect through the load balancer: %v", err)
@@ -229,13 +232,14 @@ func (c *cluster) connect(t testing.TB, version string, sb *servedBy, copts *mcp
 	return cs
 }
 
-// httpClient returns a client that counts the replicas answering in sb
-// (nil: counts nothing).
-func httpClient(sb *servedBy) *http.Client {
-	if sb == nil {
-		return &http.Client{}
+// httpClient returns a client that sends the cluster's token and counts
+// the replicas answering in sb (nil: counts nothing).
+func (c *cluster) httpClient(sb *servedBy) *http.Client {
+	var next http.RoundTripper = http.DefaultTransport
+	if sb != nil {
+		next = sb
 	}
-	return &http.Client{Transport: sb}
+	return &http.Client{Transport: bearer{c.token, next}}
 }
 
 func text(res *mcp.CallToolResult) string {

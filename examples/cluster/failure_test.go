@@ -105,7 +105,7 @@ func TestReplicaKilledUnderLoad(t *testing.T) {
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 	req.Header.Set("Mcp-Session-Id", old.ID())
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.httpClient(nil).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRedisRestartedUnderLoad(t *testing.T) {
 	// A 2025-era session needs Redis for its stream events.
 	func() {
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-			&mcp.StreamableClientTransport{Endpoint: c.url()}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			&mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: c.httpClient(nil)}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err == nil {
 			_, _ = cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}})
 			_ = cs.Close()

@@ -38,7 +38,7 @@ func TestMeasure(t *testing.T) {
 	// Alternate, so that background load on the machine hits both alike.
 	for round := 1; round <= 3; round++ {
 		for _, target := range []struct{ name, url string }{{"1 replica, direct", direct}, {"3 replicas, HAProxy", c.url()}} {
-			n, p50, p99 := measure(t, target.url, clients, dur)
+			n, p50, p99 := measure(t, c.httpClient(nil), target.url, clients, dur)
 			t.Logf("round %d  %-20s %6.0f calls/s  p50 %6.2f ms  p99 %6.2f ms", round, target.name,
 				float64(n)/dur.Seconds(), ms(p50), ms(p99))
 		}
@@ -52,6 +52,7 @@ func (c *cluster) startSolo(t *testing.T) string {
 	port := freePort(t)
 	cmd := exec.Command(demoBin, "-http", "127.0.0.1:"+strconv.Itoa(port), "-toolset", c.toolset,
 		"-redis", c.redisURL(), "-data", filepath.Join(c.dir, "data-solo"))
+	cmd.Args = append(cmd.Args, c.authFlags()...) // tokens for the cluster's audience work here too
 	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
 	c.logTo(cmd, "solo.log")
 	if err := cmd.Start(); err != nil {
@@ -78,7 +79,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // measure runs clients go-sdk clients calling test_simple_text for dur and
 // returns the calls made and their latency percentiles.
-func measure(t *testing.T, url string, clients int, dur time.Duration) (int, time.Duration, time.Duration) {
+func measure(t *testing.T, hc *http.Client, url string, clients int, dur time.Duration) (int, time.Duration, time.Duration) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	var wg sync.WaitGroup
@@ -86,7 +87,7 @@ func measure(t *testing.T, url string, clients int, dur time.Duration) (int, tim
 	defer cancel()
 	for range clients {
 		client := mcp.NewClient(&mcp.Implementation{Name: "measure", Version: "1"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

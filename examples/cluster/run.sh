@@ -7,7 +7,8 @@
 #   bash examples/cluster/run.sh           # clients use http://127.0.0.1:8080/mcp
 #
 # Ports: MCPGEN_LB_PORT (8080), replicas on the three ports after it,
-# Redis on MCPGEN_REDIS_PORT (6380).
+# Redis on MCPGEN_REDIS_PORT (6380), the development OAuth issuer on
+# MCPGEN_ISSUER_PORT (9000): authorization is on, clients need a token.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 lb=${MCPGEN_LB_PORT:-8080}
@@ -31,6 +32,18 @@ echo "building mcpgen-demo"
 redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
 pids+=($!)
 
+# Authorization on: a development issuer on loopback signs the tokens, and
+# every replica verifies them for the load balancer's URL (docs/auth.md).
+iport=${MCPGEN_ISSUER_PORT:-9000}
+issuer="http://127.0.0.1:$iport"
+audience="http://127.0.0.1:$lb/mcp"
+"$work/mcpgen-demo" issuer -http "127.0.0.1:$iport" >"$work/issuer.log" 2>&1 &
+pids+=($!)
+for i in $(seq 50); do
+  curl -fsS "$issuer/.well-known/oauth-authorization-server" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+
 # Every replica seals requestState with the same key.
 MCPGEN_STATE_KEY=${MCPGEN_STATE_KEY:-$(head -c32 /dev/urandom | base64)}
 export MCPGEN_STATE_KEY
@@ -42,7 +55,7 @@ for i in 1 2 3; do
   export "MCPGEN_REPLICA$i=127.0.0.1:$port"
   sleep 0.2 # Redis first
   GOMAXPROCS=${GOMAXPROCS:-$procs} "$work/mcpgen-demo" -http "127.0.0.1:$port" -redis "redis://127.0.0.1:$rport/0" \
-    -data "$work/data$i" >"$work/replica$i.log" 2>&1 &
+    -auth-issuer "$issuer" -auth-audience "$audience" -data "$work/data$i" >"$work/replica$i.log" 2>&1 &
   pids+=($!)
 done
 export MCPGEN_LB_ADDR="127.0.0.1:$lb"
@@ -54,6 +67,7 @@ for i in $(seq 50); do
   sleep 0.2
 done
 echo "cluster up: http://127.0.0.1:$lb/mcp (replicas on ports $((lb + 1))-$((lb + 3)), Redis on $rport; logs in $work)"
+echo "tokens: curl -d grant_type=client_credentials -d 'scope=demo:read demo:write demo:admin' -d resource=$audience $issuer/token"
 echo "Ctrl-C stops it."
 wait -n "${pids[@]}" || true
 echo "a process exited; stopping the cluster" >&2

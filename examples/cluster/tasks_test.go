@@ -53,7 +53,7 @@ func taskClient(t *testing.T, c *cluster, sb *servedBy) *mcp.ClientSession {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: httpClient(sb)}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.url(), HTTPClient: c.httpClient(sb)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
