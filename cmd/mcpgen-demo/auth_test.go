@@ -26,9 +26,12 @@ func TestDemoScopes(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"docs", "-format", "json"}, nil, &stdout, &stderr))
 	var cat struct {
 		Tools []struct {
-			Name   string          `json:"name"`
-			Hints  map[string]bool `json:"hints"`
-			Scopes []string        `json:"scopes"`
+			Name  string `json:"name"`
+			Hints struct {
+				ReadOnly    bool `json:"readOnly"`
+				Destructive bool `json:"destructive"`
+			} `json:"hints"`
+			Scopes []string `json:"scopes"`
 		} `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &cat))
@@ -36,9 +39,9 @@ func TestDemoScopes(t *testing.T) {
 	for _, tl := range cat.Tools {
 		want := scopeWrite
 		switch {
-		case tl.Hints["readOnly"]:
+		case tl.Hints.ReadOnly:
 			want = scopeRead
-		case tl.Hints["destructive"]:
+		case tl.Hints.Destructive:
 			want = scopeAdmin
 		}
 		assert.Equal(t, []string{want}, tl.Scopes, tl.Name)
