@@ -14,8 +14,9 @@
 #   - tools/call with an invalid argument answers an isError result naming it;
 #   - generate_csv (task=required) answers its result directly too;
 #
-# each over stdio (the demo as Inspector's child process) and over HTTP (the
-# demo started with -http on a free loopback port).
+# each over stdio (the README's `go run ./cmd/mcpgen-demo` as Inspector's
+# child process) and over HTTP (the demo started with -http on a free
+# loopback port).
 #
 # Environment: INSPECTOR_WORK (install directory, kept and reused when given),
 # INSTALL_TIMEOUT (seconds, default 300).
@@ -78,8 +79,12 @@ log "inspector $(node -p "require('$WORK/inspector/node_modules/@modelcontextpro
 # 3. The demo, with its own data directory (seeded with sales.csv).
 log "building cmd/mcpgen-demo"
 (cd "$ROOT" && go build -o "$WORK/mcpgen-demo" ./cmd/mcpgen-demo)
+# go run caches the executable it links: link it once now, in the
+# environment Inspector gives its child (HOME, PATH, USER, ...: no GOFLAGS),
+# so that each run below starts at once.
+(cd "$ROOT" && env -u GOFLAGS go run ./cmd/mcpgen-demo -h >/dev/null 2>&1) || true
 DATA="$WORK/data"
-rm -rf "$DATA"; mkdir -p "$DATA"
+rm -rf "$DATA" "$WORK/config"; mkdir -p "$DATA" "$WORK/config"
 
 # inspect TRANSPORT ARGS...: runs Inspector's CLI against the demo over
 # TRANSPORT (stdio or http), its JSON output in $OUT, stderr in $ERR.
@@ -88,7 +93,12 @@ inspect() {
   local transport="$1"; shift
   local rc=0
   if [[ "$transport" == stdio ]]; then
-    timeout 120 "$INSPECTOR" --cli "$WORK/mcpgen-demo" -data "$DATA" "$@" >"$OUT" 2>"$ERR" || rc=$?
+    # The README's command, from the repository's root; the demo's default
+    # data directory is under XDG_CONFIG_HOME, here a fresh one.
+    # go run links the demo on every start: more than Inspector's default
+    # 15 s connect timeout on a busy machine.
+    (cd "$ROOT" && timeout 300 "$INSPECTOR" --cli -e "XDG_CONFIG_HOME=$WORK/config" --connect-timeout 180000 \
+      go run ./cmd/mcpgen-demo "$@") >"$OUT" 2>"$ERR" || rc=$?
   else
     timeout 120 "$INSPECTOR" --cli "$URL" --transport http "$@" >"$OUT" 2>"$ERR" || rc=$?
   fi

@@ -42,7 +42,7 @@ func TestLargeArgumentsSetAside(t *testing.T) {
 		}
 	}
 	must(Add(reg, "size", size, Description("Measure s.")))
-	must(Add(reg, "size_task", size, Description("Measure s, as a task."), Task()))
+	must(Add(reg, "size_task", size, Description("Measure s, as a task."), Task(TaskSettings{Wait: -1})))
 	must(Add(reg, "header", func(_ context.Context, in headerIn) (string, error) {
 		return fmt.Sprintf("%s %d", in.Region, len(in.S)), nil
 	}, Description("Mirrors region.")))

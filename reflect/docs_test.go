@@ -34,7 +34,7 @@ func TestDocsTags(t *testing.T) {
 	checked := 0
 	for i := 0; i < len(blocks); i++ {
 		b := blocks[i]
-		if b.info != "go" {
+		if b.info != "go" && b.info != "go fragment" {
 			continue
 		}
 		fields, ok := docFields(t, b)

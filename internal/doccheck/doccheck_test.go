@@ -178,19 +178,22 @@ func wrap(pkg string, b block) (src string, offset int, err error) {
 	for _, name := range used(body, known) {
 		fmt.Fprintf(&head, "import %s %q\n", name, known[name])
 	}
-	var firstErr error
-	for _, w := range [][2]string{{"", ""}, {"type _ struct {\n", "}\n"}, {"func _() error {\n", "}\n"}} {
-		h := head.String() + w[0]
-		src := h + body + w[1]
-		if _, err := parser.ParseFile(token.NewFileSet(), "", src, parser.AllErrors); err != nil {
-			if firstErr == nil {
-				firstErr = err
+	var errs []string
+	for _, w := range [][3]string{{"declarations", "", ""}, {"struct fields", "type _ struct {\n", "}\n"}, {"statements", "func _() error {\n", "}\n"}} {
+		h := head.String() + w[1]
+		src := h + body + w[2]
+		if _, err := parser.ParseFile(token.NewFileSet(), "", src, 0); err != nil {
+			// The error's line, counted from the fragment's first line.
+			msg := err.Error()
+			if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
+				msg = fmt.Sprintf("line %d: %s", el[0].Pos.Line-strings.Count(h, "\n"), el[0].Msg)
 			}
+			errs = append(errs, w[0]+": "+msg)
 			continue
 		}
 		return src, strings.Count(h, "\n"), nil
 	}
-	return "", 0, firstErr
+	return "", 0, fmt.Errorf("%s", strings.Join(errs, "; "))
 }
 
 // ignorable are the compile errors of a fragment that come from what it
