@@ -4,7 +4,10 @@
 // A block is one of:
 //
 //   - a complete program (it starts with "package main"): built and run,
-//     with no input, and it must exit 0 within 30 seconds;
+//     with no input, and it must exit 0 within 30 seconds — or, marked
+//     ```go norun, only built: a program that needs what a test run has
+//     not (an authorization server on the internet, the user's files);
+//   - a file of another package (a package clause, not main): compiled;
 //   - a test file (its package ends in _test, or it declares a TestXxx
 //     function after a package clause): run with go test;
 //   - a fragment, marked in its info string: ```go fragment (GitHub still

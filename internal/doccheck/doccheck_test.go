@@ -24,12 +24,13 @@ type block struct {
 	file     string // relative to the repository root
 	line     int    // of the opening fence
 	fragment bool
+	norun    bool // a complete program that needs what a test has not (a real issuer, a file): built, not run
 	body     string
 }
 
 func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
-var fence = regexp.MustCompile("^```go(?:[ \t]+(fragment))?[ \t]*$")
+var fence = regexp.MustCompile("^```go(?:[ \t]+(fragment|norun))?[ \t]*$")
 
 // blocks returns the Go blocks of the Markdown file at root/name.
 func blocks(t *testing.T, root, name string) []block {
@@ -48,7 +49,7 @@ func blocks(t *testing.T, root, name string) []block {
 		switch {
 		case cur == nil:
 			if m := fence.FindStringSubmatch(line); m != nil {
-				cur = &block{file: name, line: n, fragment: m[1] != ""}
+				cur = &block{file: name, line: n, fragment: m[1] == "fragment", norun: m[1] == "norun"}
 				body.Reset()
 			}
 		case strings.TrimSpace(line) == "```":
@@ -233,7 +234,7 @@ func TestDocBlocksCompile(t *testing.T) {
 		b      block
 		src    string // the overlay's source file
 		offset int
-		kind   string // "fragment", "main", "test"
+		kind   string // "fragment", "main", "package", "test"
 		pkg    string // the package's directory, relative to root
 	}
 	var gens []generated
@@ -245,13 +246,17 @@ func TestDocBlocksCompile(t *testing.T) {
 			dir := filepath.Join("internal", "doccheck", "zz_blocks", pkg)
 			g := generated{b: b, pkg: dir}
 			name := "b.go"
-			pc := strings.TrimSpace(b.body)
+			var clause string // the block's package name, when it is a whole file
+			if f, err := parser.ParseFile(token.NewFileSet(), "", b.body, parser.PackageClauseOnly); err == nil {
+				clause = f.Name.Name
+			}
 			switch {
-			case strings.HasPrefix(pc, "package main\n"):
+			case clause == "main":
 				g.kind = "main"
-			case strings.HasPrefix(pc, "package ") && (strings.HasPrefix(pc[:strings.IndexByte(pc+"\n", '\n')], "package ") &&
-				(strings.HasSuffix(strings.Fields(pc)[1], "_test") || strings.Contains(pc, "\nfunc Test"))):
+			case clause != "" && (strings.HasSuffix(clause, "_test") || strings.Contains(b.body, "\nfunc Test")):
 				g.kind, name = "test", "b_test.go"
+			case clause != "":
+				g.kind = "package" // a library file: compiled
 			case !b.fragment:
 				t.Errorf("%s: neither a complete program (package main) nor a test file: mark the block ```go fragment", b)
 				continue
@@ -328,6 +333,9 @@ func TestDocBlocksCompile(t *testing.T) {
 			build.Dir = root
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Errorf("%s: go build: %v\n%s", g.b, err, out)
+				continue
+			}
+			if g.b.norun {
 				continue
 			}
 			rctx, rcancel := context.WithTimeout(ctx, 30*time.Second)
