@@ -123,7 +123,7 @@ func TestDemoToolDefinitions(t *testing.T) {
 		"get_weather": {readOnly: true, openWorld: true},
 		// Seeds give no hints. Every program it may run has a built-in
 		// policy that only reads and reports, confined to the files folder.
-		"execute_command":     {readOnly: true},
+		"execute_command": {readOnly: true},
 		// Seeds give no hints: it adds an issue on GitHub.
 		"github_create_issue": {openWorld: true},
 		"search_pages":        {readOnly: true},
