@@ -33,7 +33,7 @@ func (c *Commands) description() string {
 // -cmd-timeout (10 s by default) and 64 KiB of stdout and of stderr kept;
 // at most four calls at once.
 type CommandArgs struct {
-	_ struct{} `mcp:"title=Execute Command,readOnly=false,destructive,idempotent=false,openWorld,concurrency=4"`
+	_ struct{} `mcp:"title=Execute Command,readOnly,openWorld=false,concurrency=4"`
 	// The program to run, by name (no path), from the server's allowlist, e.g. "ls"; the tool's
 	// description lists the allowed programs.
 	Command string `json:"command" jsonschema:"example=ls" validate:"required,min=1,max=64"`

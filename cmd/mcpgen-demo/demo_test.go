@@ -121,9 +121,10 @@ func TestDemoToolDefinitions(t *testing.T) {
 		// Seeds: title "Web Search", readOnlyHint true, openWorldHint true.
 		"web_search":  {readOnly: true, openWorld: true},
 		"get_weather": {readOnly: true, openWorld: true},
-		// Seeds give no hints: the spec's defaults, which are true of a tool
-		// that runs whatever programs the operator allows.
-		"execute_command":     {destructive: true, openWorld: true},
+		// Seeds give no hints. Every program it may run has a built-in
+		// policy that only reads and reports, confined to the files folder.
+		"execute_command": {readOnly: true},
+		// Seeds give no hints: it adds an issue on GitHub.
 		"github_create_issue": {openWorld: true},
 		"search_pages":        {readOnly: true},
 		"get_page":            {readOnly: true},

@@ -128,7 +128,7 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 		"delete_page":         mcpreflect.MethodDoc(notes, "DeletePage"),
 	}
 	appended := map[string]string{
-		"execute_command": " Allowed programs: echo, date, uname, ls, wc.",
+		"execute_command": " " + d.commands.description(),
 		"delete_file":     " Nothing is deleted until the user confirms: the server asks through the client (elicitation).",
 		"delete_page":     " Nothing is deleted until the user confirms: the server asks through the client (elicitation).",
 	}
