@@ -27,8 +27,11 @@ import (
 //     cases; the other well-known string rules are not mirrored;
 //   - patterns are RE2 in protovalidate and ECMA-262 in JSON Schema: the
 //     same for the common syntax;
-//   - rules on Timestamp, Duration and Any values, and bytes rules other
-//     than lengths, are not mirrored.
+//   - rules on Timestamp, Duration and Any values, and bytes rules, are
+//     not mirrored.
+//
+// A rule's example values (the example option) become the schema's
+// "examples".
 
 // fieldRules returns the buf.validate.field option of fd, nil when none.
 func fieldRules(fd protoreflect.FieldDescriptor) *validate.FieldRules {
@@ -224,6 +227,18 @@ func (b *schemaBuilder) valueRules(fd protoreflect.FieldDescriptor, rules protor
 	count := func(name string) *uint64 {
 		n := get(name).Uint()
 		return &n
+	}
+	// protovalidate's example values are the schema's examples.
+	if f := fields.ByName("example"); f != nil && f.IsList() {
+		ex := rules.Get(f).List()
+		for i := 0; i < ex.Len(); i++ {
+			switch v := ex.Get(i).Interface().(type) {
+			case string, bool:
+				s.Examples = append(s.Examples, v)
+			case int32, int64, uint32, uint64, float32, float64:
+				s.Examples = append(s.Examples, v)
+			}
+		}
 	}
 	switch fd.Kind() {
 	case protoreflect.StringKind:
