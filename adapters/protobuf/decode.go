@@ -2,8 +2,10 @@ package mcpproto
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +79,10 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 		msg = strings.TrimSpace(strings.ReplaceAll(msg, "\u00a0", " "))
 		out = append(out, mcpreflect.Violation{Rule: "protojson", Msg: msg})
 	}
+	// The validator's order is its own: by path, then rule.
+	slices.SortStableFunc(out, func(a, b mcpreflect.Violation) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Rule, b.Rule))
+	})
 	return &mcpreflect.ArgumentsError{Violations: dedupe(out)}
 }
 

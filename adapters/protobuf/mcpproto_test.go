@@ -148,8 +148,19 @@ func TestAddService(t *testing.T) {
 }
 
 func descriptorSet(t *testing.T) *descriptorpb.FileDescriptorSet {
+	t.Helper()
+	set := descriptorSetOf(testpb.Descriptors)
+	require.NotNil(t, set)
+	return set
+}
+
+// descriptorSetOf is a serialized descriptor set with the files it imports
+// added from the program's registry; nil when raw is not one.
+func descriptorSetOf(raw []byte) *descriptorpb.FileDescriptorSet {
 	var set descriptorpb.FileDescriptorSet
-	require.NoError(t, proto.Unmarshal(testpb.Descriptors, &set))
+	if proto.Unmarshal(raw, &set) != nil {
+		return nil
+	}
 	// The imports come from the program's own registry.
 	have := map[string]bool{}
 	for _, f := range set.File {
