@@ -141,6 +141,11 @@ func TestAddService(t *testing.T) {
 	for _, tl := range reg.Tools() {
 		got[tl.Name] = tl.Description
 	}
+	tl, _ := reg.Tool("library_get_book")
+	assert.True(t, tl.Annotations.ReadOnlyHint, "idempotency_level = NO_SIDE_EFFECTS")
+	tl, _ = reg.Tool("library_lend_book")
+	assert.False(t, tl.Annotations.ReadOnlyHint)
+	assert.False(t, tl.Annotations.IdempotentHint)
 	assert.Equal(t, map[string]string{
 		"library_get_book":  "Gets one book by its ID.",
 		"library_lend_book": "Lends a book (explicit).",
