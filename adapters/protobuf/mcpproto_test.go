@@ -111,6 +111,9 @@ func TestAddMethodsOnGRPCServer(t *testing.T) {
 	res = call(t, reg, "get_book", `{"bookId":"x"}`)
 	require.True(t, res.IsError)
 	assert.Equal(t, "invalid arguments:\n- bookId: does not match regex pattern `^b-[0-9]+$` (string.pattern)", text(res))
+	res = call(t, reg, "get_book", `{"book_id":"x"}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "invalid arguments:\n- book_id: does not match regex pattern `^b-[0-9]+$` (string.pattern)", text(res), "the name the client used")
 
 	res = call(t, reg, "lend_book", `{"bookId":"b-1","member":"not-an-email","days":5}`)
 	require.True(t, res.IsError)

@@ -433,7 +433,7 @@ func (b *schemaBuilder) mapRules(fd protoreflect.FieldDescriptor, s *jsonschema.
 
 // fieldPath renders a protovalidate field path by JSON names:
 // books[2].title, counts.abc.
-func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathElement) string {
+func fieldPath(md protoreflect.MessageDescriptor, doc any, els []*validate.FieldPathElement) string {
 	var b []byte
 	for _, el := range els {
 		var fd protoreflect.FieldDescriptor
@@ -444,6 +444,14 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 		if fd != nil {
 			name = fd.JSONName()
 		}
+		// The name the arguments used: protojson takes the original too.
+		obj, _ := doc.(map[string]any)
+		if _, ok := obj[name]; !ok && fd != nil {
+			if _, ok := obj[string(fd.Name())]; ok {
+				name = string(fd.Name())
+			}
+		}
+		doc = obj[name]
 		if len(b) > 0 {
 			b = append(b, '.')
 		}
@@ -453,18 +461,25 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 			b = append(b, '[')
 			b = strconv.AppendUint(b, sub.Index, 10)
 			b = append(b, ']')
+			if arr, ok := doc.([]any); ok && sub.Index < uint64(len(arr)) {
+				doc = arr[sub.Index]
+			}
 		case *validate.FieldPathElement_StringKey:
 			b = append(b, '.')
 			b = append(b, sub.StringKey...)
+			doc = member(doc, sub.StringKey)
 		case *validate.FieldPathElement_IntKey:
 			b = append(b, '.')
 			b = strconv.AppendInt(b, sub.IntKey, 10)
+			doc = member(doc, strconv.FormatInt(sub.IntKey, 10))
 		case *validate.FieldPathElement_UintKey:
 			b = append(b, '.')
 			b = strconv.AppendUint(b, sub.UintKey, 10)
+			doc = member(doc, strconv.FormatUint(sub.UintKey, 10))
 		case *validate.FieldPathElement_BoolKey:
 			b = append(b, '.')
 			b = strconv.AppendBool(b, sub.BoolKey)
+			doc = member(doc, strconv.FormatBool(sub.BoolKey))
 		}
 		md = nil
 		if fd != nil {
@@ -477,4 +492,10 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 		}
 	}
 	return string(b)
+}
+
+// member is doc's member key, nil when doc is no object.
+func member(doc any, key string) any {
+	m, _ := doc.(map[string]any)
+	return m[key]
 }
