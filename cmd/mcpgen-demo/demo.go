@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
 	"github.com/mcpgen/mcpgen/mcptool/safety"
 )
@@ -184,6 +185,7 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 	check("web_search", mcptool.Add(reg, "web_search", d.search.Web))
 	check("create_record", mcptool.Add(reg, "create_record", d.records.Create))
 	check("notes", reg.AddMethods(d.notes, mcptool.Method("DeletePage", d.confirmed()...)))
+	check("library", library.Register(reg, library.New(time.Now))) // protobuf messages: the registry needs library.Types()
 	return errors.Join(errs...)
 }
 

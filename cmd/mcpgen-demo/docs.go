@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -51,7 +52,7 @@ func runDocs(args []string, stdout, stderr io.Writer) error {
 // writeDocs writes the demo toolset's catalogue, at its default settings,
 // as Markdown or JSON.
 func writeDocs(w io.Writer, format string) error {
-	reg := mcptool.NewRegistry()
+	reg := mcptool.NewRegistry(library.Types())
 	if err := registerDemo(reg, docsDemo()); err != nil {
 		return err
 	}
