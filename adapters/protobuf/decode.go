@@ -2,8 +2,10 @@ package mcpproto
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +79,10 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 		msg = strings.TrimSpace(strings.ReplaceAll(msg, "\u00a0", " "))
 		out = append(out, mcpreflect.Violation{Rule: "protojson", Msg: msg})
 	}
+	// The validator's order is its own: by path, then rule.
+	slices.SortStableFunc(out, func(a, b mcpreflect.Violation) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Rule, b.Rule))
+	})
 	return &mcpreflect.ArgumentsError{Violations: dedupe(out)}
 }
 
@@ -132,12 +138,16 @@ func jsonPath(doc any, loc []string) string {
 }
 
 // validationViolations turns protovalidate's verdict into violations named
-// by JSON path (protovalidate names fields by their .proto names).
-func validationViolations(md protoreflect.MessageDescriptor, err error) error {
+// by JSON path (protovalidate names fields by their .proto names), each
+// field by the name the arguments (data) gave it: its JSON name or its
+// original name.
+func validationViolations(md protoreflect.MessageDescriptor, data []byte, err error) error {
 	var ve *protovalidate.ValidationError
 	if !errors.As(err, &ve) {
 		return err // a compilation or runtime error of the rules: the tool's fault
 	}
+	var doc any
+	_ = json.Unmarshal(data, &doc) // valid: protojson read it
 	out := make([]mcpreflect.Violation, 0, len(ve.Violations))
 	for _, v := range ve.Violations {
 		p := v.Proto
@@ -145,7 +155,7 @@ func validationViolations(md protoreflect.MessageDescriptor, err error) error {
 		if rule == "" {
 			rule = "protovalidate"
 		}
-		out = append(out, mcpreflect.Violation{Path: fieldPath(md, p.GetField().GetElements()), Rule: rule, Msg: p.GetMessage()})
+		out = append(out, mcpreflect.Violation{Path: fieldPath(md, doc, p.GetField().GetElements()), Rule: rule, Msg: p.GetMessage()})
 	}
 	return &mcpreflect.ArgumentsError{Violations: out}
 }

@@ -99,7 +99,7 @@ func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInter
 				continue
 			}
 			fn := remoteMethod(conn, md, set, cfg.metadata)
-			topts := []mcptool.Option{}
+			topts := methodHints(md)
 			if loc := md.ParentFile().SourceLocations().ByDescriptor(md); loc.LeadingComments != "" {
 				topts = append(topts, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments)))
 			}

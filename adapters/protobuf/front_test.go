@@ -63,6 +63,8 @@ func TestFrontEndToEnd(t *testing.T) {
 	}
 	tl, _ := reg.Tool("get_book")
 	assert.True(t, tl.Annotations.ReadOnlyHint)
+	tl, _ = reg.Tool("delete_book")
+	assert.True(t, tl.Annotations.IdempotentHint, "the server's idempotency_level = IDEMPOTENT")
 
 	ctx := context.WithValue(context.Background(), tokenKey{}, "t0k")
 	res, err := reg.Call(ctx, "lend_book", []byte(`{"bookId":"b-1","member":"a@example.com","days":14}`))

@@ -111,6 +111,9 @@ func TestAddMethodsOnGRPCServer(t *testing.T) {
 	res = call(t, reg, "get_book", `{"bookId":"x"}`)
 	require.True(t, res.IsError)
 	assert.Equal(t, "invalid arguments:\n- bookId: does not match regex pattern `^b-[0-9]+$` (string.pattern)", text(res))
+	res = call(t, reg, "get_book", `{"book_id":"x"}`)
+	require.True(t, res.IsError)
+	assert.Equal(t, "invalid arguments:\n- book_id: does not match regex pattern `^b-[0-9]+$` (string.pattern)", text(res), "the name the client used")
 
 	res = call(t, reg, "lend_book", `{"bookId":"b-1","member":"not-an-email","days":5}`)
 	require.True(t, res.IsError)
@@ -141,6 +144,11 @@ func TestAddService(t *testing.T) {
 	for _, tl := range reg.Tools() {
 		got[tl.Name] = tl.Description
 	}
+	tl, _ := reg.Tool("library_get_book")
+	assert.True(t, tl.Annotations.ReadOnlyHint, "idempotency_level = NO_SIDE_EFFECTS")
+	tl, _ = reg.Tool("library_lend_book")
+	assert.False(t, tl.Annotations.ReadOnlyHint)
+	assert.False(t, tl.Annotations.IdempotentHint)
 	assert.Equal(t, map[string]string{
 		"library_get_book":  "Gets one book by its ID.",
 		"library_lend_book": "Lends a book (explicit).",
@@ -148,8 +156,19 @@ func TestAddService(t *testing.T) {
 }
 
 func descriptorSet(t *testing.T) *descriptorpb.FileDescriptorSet {
+	t.Helper()
+	set := descriptorSetOf(testpb.Descriptors)
+	require.NotNil(t, set)
+	return set
+}
+
+// descriptorSetOf is a serialized descriptor set with the files it imports
+// added from the program's registry; nil when raw is not one.
+func descriptorSetOf(raw []byte) *descriptorpb.FileDescriptorSet {
 	var set descriptorpb.FileDescriptorSet
-	require.NoError(t, proto.Unmarshal(testpb.Descriptors, &set))
+	if proto.Unmarshal(raw, &set) != nil {
+		return nil
+	}
 	// The imports come from the program's own registry.
 	have := map[string]bool{}
 	for _, f := range set.File {

@@ -27,8 +27,11 @@ import (
 //     cases; the other well-known string rules are not mirrored;
 //   - patterns are RE2 in protovalidate and ECMA-262 in JSON Schema: the
 //     same for the common syntax;
-//   - rules on Timestamp, Duration and Any values, and bytes rules other
-//     than lengths, are not mirrored.
+//   - rules on Timestamp, Duration and Any values, and bytes rules, are
+//     not mirrored.
+//
+// A rule's example values (the example option) become the schema's
+// "examples".
 
 // fieldRules returns the buf.validate.field option of fd, nil when none.
 func fieldRules(fd protoreflect.FieldDescriptor) *validate.FieldRules {
@@ -225,6 +228,18 @@ func (b *schemaBuilder) valueRules(fd protoreflect.FieldDescriptor, rules protor
 		n := get(name).Uint()
 		return &n
 	}
+	// protovalidate's example values are the schema's examples.
+	if f := fields.ByName("example"); f != nil && f.IsList() {
+		ex := rules.Get(f).List()
+		for i := 0; i < ex.Len(); i++ {
+			switch v := ex.Get(i).Interface().(type) {
+			case string, bool:
+				s.Examples = append(s.Examples, v)
+			case int32, int64, uint32, uint64, float32, float64:
+				s.Examples = append(s.Examples, v)
+			}
+		}
+	}
 	switch fd.Kind() {
 	case protoreflect.StringKind:
 		if has("len") {
@@ -418,7 +433,7 @@ func (b *schemaBuilder) mapRules(fd protoreflect.FieldDescriptor, s *jsonschema.
 
 // fieldPath renders a protovalidate field path by JSON names:
 // books[2].title, counts.abc.
-func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathElement) string {
+func fieldPath(md protoreflect.MessageDescriptor, doc any, els []*validate.FieldPathElement) string {
 	var b []byte
 	for _, el := range els {
 		var fd protoreflect.FieldDescriptor
@@ -429,6 +444,14 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 		if fd != nil {
 			name = fd.JSONName()
 		}
+		// The name the arguments used: protojson takes the original too.
+		obj, _ := doc.(map[string]any)
+		if _, ok := obj[name]; !ok && fd != nil {
+			if _, ok := obj[string(fd.Name())]; ok {
+				name = string(fd.Name())
+			}
+		}
+		doc = obj[name]
 		if len(b) > 0 {
 			b = append(b, '.')
 		}
@@ -438,18 +461,25 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 			b = append(b, '[')
 			b = strconv.AppendUint(b, sub.Index, 10)
 			b = append(b, ']')
+			if arr, ok := doc.([]any); ok && sub.Index < uint64(len(arr)) {
+				doc = arr[sub.Index]
+			}
 		case *validate.FieldPathElement_StringKey:
 			b = append(b, '.')
 			b = append(b, sub.StringKey...)
+			doc = member(doc, sub.StringKey)
 		case *validate.FieldPathElement_IntKey:
 			b = append(b, '.')
 			b = strconv.AppendInt(b, sub.IntKey, 10)
+			doc = member(doc, strconv.FormatInt(sub.IntKey, 10))
 		case *validate.FieldPathElement_UintKey:
 			b = append(b, '.')
 			b = strconv.AppendUint(b, sub.UintKey, 10)
+			doc = member(doc, strconv.FormatUint(sub.UintKey, 10))
 		case *validate.FieldPathElement_BoolKey:
 			b = append(b, '.')
 			b = strconv.AppendBool(b, sub.BoolKey)
+			doc = member(doc, strconv.FormatBool(sub.BoolKey))
 		}
 		md = nil
 		if fd != nil {
@@ -462,4 +492,10 @@ func fieldPath(md protoreflect.MessageDescriptor, els []*validate.FieldPathEleme
 		}
 	}
 	return string(b)
+}
+
+// member is doc's member key, nil when doc is no object.
+func member(doc any, key string) any {
+	m, _ := doc.(map[string]any)
+	return m[key]
 }

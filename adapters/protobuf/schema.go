@@ -100,10 +100,17 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 		Description: b.docs.of(md)}
 	fields := md.Fields()
 	var aliases []protoreflect.FieldDescriptor
+	example, complete := map[string]any{}, true
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
 		fs := b.field(fd)
 		s.Properties.Set(fd.JSONName(), fs)
+		ex, ok := firstExample(fs)
+		if ok {
+			example[fd.JSONName()] = ex
+		} else if b.rules && b.requiredField(fd) {
+			complete = false
+		}
 		if string(fd.Name()) != fd.JSONName() && !b.output {
 			aliases = append(aliases, fd)
 		}
@@ -122,6 +129,11 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 			s.DependentSchemas = map[string]*jsonschema.Schema{}
 		}
 		s.DependentSchemas[fd.JSONName()] = &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{string(fd.Name())}}}
+	}
+	// The fields' examples (protovalidate's example option) make one of the
+	// object, when they cover every required field.
+	if b.rules && complete && len(example) > 0 {
+		s.Examples = []any{example}
 	}
 	// A required field given by its original name is there too.
 	kept := s.Required[:0]
@@ -329,4 +341,21 @@ func withTypes(s *jsonschema.Schema, types ...string) *jsonschema.Schema {
 	}
 	s.Extras["type"] = types
 	return s
+}
+
+// firstExample finds the first example value of a field's schema, within
+// the allOf/anyOf its rules and nullability wrap it in.
+func firstExample(s *jsonschema.Schema) (any, bool) {
+	if s == nil {
+		return nil, false
+	}
+	if len(s.Examples) > 0 {
+		return s.Examples[0], true
+	}
+	for _, sub := range append(append([]*jsonschema.Schema{}, s.AllOf...), s.AnyOf...) {
+		if ex, ok := firstExample(sub); ok {
+			return ex, true
+		}
+	}
+	return nil, false
 }

@@ -16,8 +16,9 @@ import (
 // part. Each tool is described by its method's .proto comment when sd
 // carries source info — a descriptor from protodesc.NewFiles over a
 // descriptor set written by protoc --include_source_info does; one from
-// generated Go code does not — unless an option describes it. Streaming
-// methods are skipped. The registry must have been made with [Types].
+// generated Go code does not — unless an option describes it. The
+// method's idempotency_level option gives its hints (NO_SIDE_EFFECTS:
+// read-only; IDEMPOTENT: idempotent). Streaming methods are skipped. The registry must have been made with [Types].
 func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl any, opts ...mcptool.MethodsOption) error {
 	t := reflect.TypeOf(impl)
 	if t == nil {
@@ -36,6 +37,9 @@ func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl a
 			return fmt.Errorf("mcpproto.AddService(%s): %s has no method %s", sd.FullName(), t, name)
 		}
 		include = append(include, name)
+		if h := methodHints(md); h != nil {
+			described = append(described, mcptool.Method(name, h...))
+		}
 		if loc := md.ParentFile().SourceLocations().ByDescriptor(md); loc.LeadingComments != "" || loc.TrailingComments != "" {
 			described = append(described, mcptool.Method(name, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments))))
 		}

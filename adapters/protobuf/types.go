@@ -199,7 +199,7 @@ func (h *handler) Decode(data []byte, dst any) error {
 		return in.violations(data, err)
 	}
 	if err := h.validator.Validate(m); err != nil {
-		return validationViolations(ti.md, err)
+		return validationViolations(ti.md, data, err)
 	}
 	return nil
 }

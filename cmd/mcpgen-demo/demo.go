@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
 	"github.com/mcpgen/mcpgen/mcptool/safety"
 )
@@ -197,6 +198,7 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 	check("create_record", mcptool.Add(reg, "create_record", d.records.Create, write))
 	check("notes", reg.AddMethods(d.notes, mcptool.Method("SearchPages", read), mcptool.Method("GetPage", read),
 		mcptool.Method("DeletePage", append(d.confirmed(), admin)...)))
+	check("library", library.Register(reg, library.New(time.Now), read, write)) // protobuf messages: the registry needs library.Types()
 	return errors.Join(errs...)
 }
 

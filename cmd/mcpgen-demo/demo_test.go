@@ -130,6 +130,10 @@ func TestDemoToolDefinitions(t *testing.T) {
 		"get_page":            {readOnly: true},
 		// Seeds: "DESTRUCTIVE - requires confirmation".
 		"delete_page": {destructive: true, idempotent: true},
+		// The library (library/library.proto), by mcpproto.
+		"library_search_books": {readOnly: true},
+		"library_lend_book":    {},
+		"library_return_book":  {},
 	}
 	titles := map[string]string{
 		"calculate_sum": "Calculate Sum", "delete_file": "Delete File",
@@ -221,7 +225,7 @@ func TestStreamableHTTP(t *testing.T) {
 			conf := &confirmer{accept: true}
 			cs := demoSession(t, a, tc.version, mcptest.HTTP(), mcptest.Elicit(conf.handle))
 			require.Equal(t, tc.want, cs.Session.InitializeResult().ProtocolVersion)
-			assert.Len(t, cs.Tools(), 12)
+			assert.Len(t, cs.Tools(), 15) // 12, and the library's 3 (library/)
 			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, cs.Call("calculate_sum", map[string]any{"a": 1, "b": 2})))
 
 			hits := okResult(t, cs.Call("search_pages", map[string]any{"query": tc.page}))["results"].([]any)
@@ -281,7 +285,7 @@ func TestNoCommands(t *testing.T) {
 	a, _ := newDemoApp(t, func(c *config) { c.allow = []string{} })
 	_, ok := a.reg.Tool("execute_command")
 	assert.False(t, ok)
-	assert.Equal(t, 11, len(a.reg.Tools()))
+	assert.Equal(t, 14, len(a.reg.Tools())) // 11, and the library's 3
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
@@ -92,7 +93,7 @@ func described(t *testing.T, path string, s *jsonschema.Schema) {
 // with only what is known at run time appended; a schema's is its type's; a
 // property's is its field's, with no description tag repeating it.
 func TestDescriptionsFromDocComments(t *testing.T) {
-	reg := mcptool.NewRegistry()
+	reg := mcptool.NewRegistry(library.Types())
 	d := docsDemo()
 	require.NoError(t, registerDemo(reg, d))
 
@@ -132,7 +133,9 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 		"delete_file":     " Nothing is deleted until the user confirms: the server asks through the client (elicitation).",
 		"delete_page":     " Nothing is deleted until the user confirms: the server asks through the client (elicitation).",
 	}
-	require.Len(t, docs, len(reg.Tools()))
+	// The library's three tools are described by library.proto's comments
+	// (library/), not by Go doc comments.
+	require.Len(t, docs, len(reg.Tools())-3)
 	for name, doc := range docs {
 		tl, ok := reg.Tool(name)
 		require.True(t, ok, name)
@@ -142,7 +145,7 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 	}
 
 	// -confirm=false says so instead.
-	reg = mcptool.NewRegistry()
+	reg = mcptool.NewRegistry(library.Types())
 	d.noConfirm = true
 	require.NoError(t, registerDemo(reg, d))
 	for _, name := range []string{"delete_file", "delete_page"} {

@@ -3,17 +3,24 @@ module github.com/mcpgen/mcpgen/cmd/mcpgen-demo
 go 1.26.0
 
 require (
+	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.1
 	github.com/invopop/jsonschema v0.14.0
 	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/oauth v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen/adapters/protobuf v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/redis v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/sqlite v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
+	google.golang.org/protobuf v1.36.12
 	modernc.org/sqlite v1.62.0
 )
 
 require (
+	buf.build/go/protovalidate v1.4.0 // indirect
+	cel.dev/cel-go v0.32.0 // indirect
+	cel.dev/expr v0.25.3 // indirect
+	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.6.1 // indirect
@@ -52,13 +59,18 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/exp v0.0.0-20260820142414-ca536658362e // indirect
 	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/net v0.61.0 // indirect
+	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
+	google.golang.org/genproto/googleapis/api v0.0.0-20260819154853-08b0e4226688 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260819154853-08b0e4226688 // indirect
+	google.golang.org/grpc v1.85.0 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
@@ -67,6 +79,8 @@ require (
 replace github.com/mcpgen/mcpgen => ../..
 
 replace github.com/mcpgen/mcpgen/adapters/oauth => ../../adapters/oauth
+
+replace github.com/mcpgen/mcpgen/adapters/protobuf => ../../adapters/protobuf
 
 replace github.com/mcpgen/mcpgen/adapters/redis => ../../adapters/redis
 

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mcpredis "github.com/mcpgen/mcpgen/adapters/redis"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -190,7 +191,7 @@ type app struct {
 // newApp builds the chosen toolset. The demo toolset opens (and on first run
 // creates and seeds) its data directory.
 func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
-	opts := []mcptool.RegistryOption{mcptool.Logger(logger)}
+	opts := []mcptool.RegistryOption{mcptool.Logger(logger), library.Types()}
 	var cl *mcpredis.Cluster
 	if cfg.redisURL != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

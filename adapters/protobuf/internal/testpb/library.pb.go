@@ -541,12 +541,12 @@ const file_library_proto_rawDesc = "" +
 	"\x11SHELF_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rSHELF_FICTION\x10\x01\x12\x11\n" +
 	"\rSHELF_SCIENCE\x10\x02\x12\x11\n" +
-	"\rSHELF_HISTORY\x10\x032\xd5\x02\n" +
-	"\aLibrary\x129\n" +
-	"\aGetBook\x12\x1b.mcpgen.test.GetBookRequest\x1a\x11.mcpgen.test.Book\x12J\n" +
-	"\tListBooks\x12\x1d.mcpgen.test.ListBooksRequest\x1a\x1e.mcpgen.test.ListBooksResponse\x12D\n" +
+	"\rSHELF_HISTORY\x10\x032\xdf\x02\n" +
+	"\aLibrary\x12>\n" +
+	"\aGetBook\x12\x1b.mcpgen.test.GetBookRequest\x1a\x11.mcpgen.test.Book\"\x03\x90\x02\x01\x12J\n" +
+	"\tListBooks\x12\x1d.mcpgen.test.ListBooksRequest\x1a\x1e.mcpgen.test.ListBooksResponse\x12I\n" +
 	"\n" +
-	"DeleteBook\x12\x1e.mcpgen.test.DeleteBookRequest\x1a\x16.google.protobuf.Empty\x12;\n" +
+	"DeleteBook\x12\x1e.mcpgen.test.DeleteBookRequest\x1a\x16.google.protobuf.Empty\"\x03\x90\x02\x02\x12;\n" +
 	"\bLendBook\x12\x1c.mcpgen.test.LendBookRequest\x1a\x11.mcpgen.test.Loan\x12@\n" +
 	"\n" +
 	"WatchBooks\x12\x1d.mcpgen.test.ListBooksRequest\x1a\x11.mcpgen.test.Book0\x01BCZAgithub.com/mcpgen/mcpgen/adapters/protobuf/internal/testpb;testpbb\x06proto3"

@@ -77,6 +77,7 @@ func NewLibraryClient(httpClient connect.HTTPClient, baseURL string, opts ...con
 			httpClient,
 			baseURL+LibraryGetBookProcedure,
 			connect.WithSchema(libraryMethods.ByName("GetBook")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
 		listBooks: connect.NewClient[testpb.ListBooksRequest, testpb.ListBooksResponse](
@@ -89,6 +90,7 @@ func NewLibraryClient(httpClient connect.HTTPClient, baseURL string, opts ...con
 			httpClient,
 			baseURL+LibraryDeleteBookProcedure,
 			connect.WithSchema(libraryMethods.ByName("DeleteBook")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
 			connect.WithClientOptions(opts...),
 		),
 		lendBook: connect.NewClient[testpb.LendBookRequest, testpb.Loan](
@@ -165,6 +167,7 @@ func NewLibraryHandler(svc LibraryHandler, opts ...connect.HandlerOption) (strin
 		LibraryGetBookProcedure,
 		svc.GetBook,
 		connect.WithSchema(libraryMethods.ByName("GetBook")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
 	libraryListBooksHandler := connect.NewUnaryHandler(
@@ -177,6 +180,7 @@ func NewLibraryHandler(svc LibraryHandler, opts ...connect.HandlerOption) (strin
 		LibraryDeleteBookProcedure,
 		svc.DeleteBook,
 		connect.WithSchema(libraryMethods.ByName("DeleteBook")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
 		connect.WithHandlerOptions(opts...),
 	)
 	libraryLendBookHandler := connect.NewUnaryHandler(
