@@ -20,7 +20,8 @@ import (
 )
 
 // Every demo tool needs the scope its hints call for: read-only tools
-// demo:read, destructive ones demo:admin, the others demo:write.
+// demo:read, destructive ones and execute_command demo:admin, the others
+// demo:write.
 func TestDemoScopes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"docs", "-format", "json"}, nil, &stdout, &stderr))
@@ -39,6 +40,10 @@ func TestDemoScopes(t *testing.T) {
 	for _, tl := range cat.Tools {
 		want := scopeWrite
 		switch {
+		case tl.Name == "execute_command":
+			// Read-only by construction (every program it may run only reads
+			// the files folder), but running programs is the operator's to grant.
+			want = scopeAdmin
 		case tl.Hints.ReadOnly:
 			want = scopeRead
 		case tl.Hints.Destructive:

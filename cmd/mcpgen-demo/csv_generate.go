@@ -35,8 +35,9 @@ type GeneratedCSV struct {
 
 // GenerateCSV writes a CSV file of made-up sales (id, region, units, price)
 // into the data directory, for analyze_csv to work on. It runs only as a
-// task: the client gets a task handle at once and polls it, and the status
-// message tells how many rows are written. The same rows come out for the
+// task: a call that ends within a second is answered with its result, a
+// longer one with a task handle the client polls, whose status message
+// tells how many rows are written. The same rows come out for the
 // same row count. The file appears whole when it is done; a cancelled call
 // leaves the previous one. At most two run at once: a third is refused
 // until one ends.

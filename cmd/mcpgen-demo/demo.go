@@ -182,7 +182,9 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 		}
 	}
 	// The scopes a caller's token needs, by what the tool does: read-only
-	// tools demo:read, others demo:write, destructive ones demo:admin.
+	// tools demo:read, others demo:write, destructive ones demo:admin, and
+	// so does execute_command (it only reads, but running programs on the
+	// server is the operator's to grant).
 	read, write, admin := mcptool.Scopes(scopeRead), mcptool.Scopes(scopeWrite), mcptool.Scopes(scopeAdmin)
 	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum, read))
 	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV, read))
