@@ -522,8 +522,8 @@ func (r *Registry) coreList(ctx context.Context, cursor string) (mcp.Result, err
 			break
 		}
 		t := tasks[i]
-		if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
-			failTask(&t, "the server running the task stopped") // as tasks/get will store it
+		if msg, ok := r.lapsed(ctx, &t, now); ok {
+			failTask(&t, msg) // as tasks/get will store it
 		}
 		out.Tasks = append(out.Tasks, coreTaskOf(&t))
 	}

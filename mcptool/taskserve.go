@@ -255,13 +255,13 @@ func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, err
 		return taskstore.Task{}, errTaskNotFound()
 	}
 	now := r.tasks.now()
-	if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
+	if _, ok := r.lapsed(ctx, &t, now); ok {
 		err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
-			if t.Status.Terminal() || t.LeaseUntil.IsZero() || !now.After(t.LeaseUntil) {
-				return false
+			msg, ok := r.lapsed(ctx, t, now)
+			if ok {
+				failTask(t, msg)
 			}
-			failTask(t, "the server running the task stopped")
-			return true
+			return ok
 		})
 		if err != nil {
 			return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
