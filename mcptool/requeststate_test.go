@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is deprecated by the 2026-07-28 revision (SEP-2577) but remains in the protocol; its answers must be bound to their requestState too.
+
 package mcptool_test
 
 import (
