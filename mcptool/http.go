@@ -3,11 +3,10 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
+	"log/slog"
 	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 	"time"
@@ -26,7 +25,9 @@ import (
 //
 // The handler bounds what a client can hold: each body must arrive within
 // [BodyReadTimeout], the bodies served at once within
-// [MaxBodyBytesInFlight], and the 2025-era sessions within [MaxSessions]. A
+// [MaxBodyBytesInFlight] (counted as they arrive), and the 2025-era sessions
+// within [MaxSessions]. Refused requests (403, 408, 413, 503) are logged
+// with the reason and the remote address, never the body (see [Logger]). A
 // call's context is cancelled when its client goes away: when the HTTP
 // request carrying it ends early (the connection dropped) or its session is
 // deleted or evicted. The http.Server serving it should set
@@ -62,20 +63,24 @@ func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 			panic("mcptool: TrustedOrigins: " + err.Error())
 		}
 	}
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
+	}))
+	log := o.logger
+	if log == nil {
+		log = slog.Default()
+	}
+	var next http.Handler = h
 	if o.auth != nil {
 		a, err := newAuthHTTP(o.auth, srv, o.logger)
 		if err != nil {
 			panic("mcptool: " + err.Error())
 		}
 		h.auth = a
-		return cop.Handler(a.wrap(h))
+		next = a.wrap(h)
 	}
-	return cop.Handler(h)
+	return refusalLog{next: cop.Handler(next), log: log}
 }
-
-// uncountedBody is the largest body (with a Content-Length) that
-// MaxBodyBytesInFlight does not count.
-const uncountedBody = 64 << 10
 
 // httpHandler is the handler of [NewHTTPHandler]: it reads each body once,
 // routes the request to go-sdk's stateless or stateful handler, and keeps
@@ -109,14 +114,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	var body []byte
 	if r.Method == http.MethodPost {
-		release, ok := h.admit(w, r)
-		if !ok {
+		var release func()
+		var ok bool
+		if body, release, ok = h.readBody(w, r); !ok {
 			return
 		}
 		defer release()
-		if body, ok = h.readBody(w, r); !ok {
-			return
-		}
 		env = parseEnvelope(body)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
 			return
@@ -180,81 +183,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.serveSession(w, r, id, env.calls)
 	}
-}
-
-// admit counts r's body against MaxBodyBytesInFlight, waiting up to
-// BodyReadTimeout for room. It answers r itself when it returns false.
-func (h *httpHandler) admit(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
-	if r.ContentLength > h.o.maxRequestBodyBytes && h.o.maxRequestBodyBytes > 0 {
-		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-		return nil, false
-	}
-	n := r.ContentLength
-	if h.bodies == nil || n >= 0 && n <= uncountedBody {
-		return func() {}, true
-	}
-	if n < 0 {
-		n = h.o.maxRequestBodyBytes
-	}
-	if n <= 0 || n > h.o.maxBodyBytesInFlight {
-		n = h.o.maxBodyBytesInFlight // a body never waits for more room than there is
-	}
-	ctx := r.Context()
-	if h.o.bodyReadTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.o.bodyReadTimeout)
-		defer cancel()
-	}
-	if err := h.bodies.Acquire(ctx, n); err != nil {
-		w.Header().Set("Retry-After", "1")
-		http.Error(w, "server busy: too many request bodies in flight", http.StatusServiceUnavailable)
-		return nil, false
-	}
-	return func() { h.bodies.Release(n) }, true
-}
-
-// readBody reads r's body once, within BodyReadTimeout and
-// MaxRequestBodyBytes. It answers r itself when it returns false.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	var clear func()
-	if h.o.bodyReadTimeout > 0 {
-		rc := http.NewResponseController(w)
-		if rc.SetReadDeadline(time.Now().Add(h.o.bodyReadTimeout)) == nil {
-			clear = func() { _ = rc.SetReadDeadline(time.Time{}) }
-		}
-	}
-	rd := io.Reader(r.Body)
-	if h.o.maxRequestBodyBytes > 0 {
-		rd = http.MaxBytesReader(w, r.Body, h.o.maxRequestBodyBytes)
-	}
-	var body []byte
-	var err error
-	if r.ContentLength >= 0 {
-		// Exactly one allocation of the announced size.
-		body = make([]byte, r.ContentLength)
-		_, err = io.ReadFull(rd, body)
-	} else {
-		body, err = io.ReadAll(rd)
-	}
-	if err != nil {
-		// The connection is not reused, and the deadline stays: net/http
-		// would otherwise read the rest of the body first.
-		w.Header().Set("Connection", "close")
-		var mbe *http.MaxBytesError
-		switch {
-		case errors.As(err, &mbe):
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			http.Error(w, "request body not received in time", http.StatusRequestTimeout)
-		default:
-			http.Error(w, "reading the request body failed", http.StatusBadRequest)
-		}
-		return nil, false
-	}
-	if clear != nil {
-		clear()
-	}
-	return body, true
 }
 
 // bodyReader hands a body already read to go-sdk, and lets it go once read.

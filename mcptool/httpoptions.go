@@ -76,11 +76,13 @@ func MaxRequestBodyBytes(n int64) HTTPOption {
 }
 
 // MaxBodyBytesInFlight bounds the request body bytes being served at once,
-// across all requests. A body is counted from before it is read until its
-// request is answered (a body of unknown length counts as
-// MaxRequestBodyBytes; one of at most 64 KiB with a Content-Length is not
-// counted, so small calls never queue behind large ones). A request that
-// does not fit waits up to BodyReadTimeout, then gets 503 with Retry-After.
+// across all requests. A body is counted as its bytes arrive, never by the
+// size it declares, until its request is answered: clients that trickle
+// large bodies hold only what they have sent, and cannot make other calls
+// wait (a body of at most 64 KiB with a Content-Length is not counted, so
+// small calls never queue behind large ones). A body whose next bytes find
+// no room waits for it up to a second at a time, within BodyReadTimeout,
+// then gets 503 with Retry-After.
 // Default 8 × MaxRequestBodyBytes (32 MiB; 32 MiB too when bodies are
 // unbounded); negative means no bound.
 func MaxBodyBytesInFlight(n int64) HTTPOption {

@@ -172,7 +172,9 @@ func PlanCache(c *mcpreflect.Cache) RegistryOption {
 // Logger sets where mcpgen's own logs go. On a registry: the internal errors
 // and panics of its tools, with the reference ID the model sees; default
 // slog.Default(). On [NewHTTPHandler]: the transport's warnings (an event it
-// could not store or write); default none.
+// could not store or write), default none; and the requests it refuses
+// (403, 408, 413, 503: the status, the reason and the remote address, never
+// the body), default slog.Default().
 func Logger(l *slog.Logger) interface {
 	RegistryOption
 	HTTPOption

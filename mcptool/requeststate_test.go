@@ -1,4 +1,4 @@
-//lint:file-ignore SA1019 sampling is deprecated by the 2026-07-28 revision (SEP-2577) but remains in the protocol, and its answers must be spent once like any other.
+//lint:file-ignore SA1019 sampling is deprecated by the 2026-07-28 revision (SEP-2577) but remains in the protocol; its answers must be bound to their requestState too.
 
 package mcptool_test
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
@@ -34,6 +35,10 @@ import (
 //     than 2025-06-18: each member as a line would be, and the responses
 //     to its calls together as one array. From 2025-06-18 on (and for
 //     requests with per-request protocol metadata) a batch gets -32600.
+//   - A call whose id is already in flight (read, not yet answered) gets
+//     -32600 naming the id, and is logged to Logger; go-sdk would drop it
+//     unanswered. A request before initialize gets -32600 too (go-sdk
+//     sends its error with code 0, which is no JSON-RPC code).
 //   - When the input ends (the client closed stdin), every request already
 //     read is still answered: the connection ends only once the last
 //     response is written. Requests the server sent the client and that are
@@ -61,6 +66,10 @@ type StdioTransport struct {
 	Reader io.Reader
 	// Writer is the output; nil means os.Stdout. It is never closed.
 	Writer io.Writer
+	// Logger gets the requests the transport refuses (a call whose id is
+	// already in flight); nil means slog.Default(), which writes to
+	// stderr.
+	Logger *slog.Logger
 }
 
 // Connect implements [mcp.Transport]. Call it once.
@@ -73,14 +82,16 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		w = os.Stdout
 	}
 	c := &stdioConn{
-		id:       stdioSessionPrefix + rand.Text(),
-		in:       r,
-		out:      w,
-		incoming: make(chan jsonrpc.Message),
-		changed:  make(chan struct{}),
-		closed:   make(chan struct{}),
-		pending:  map[jsonrpc.ID]struct{}{},
-		calls:    map[jsonrpc.ID]struct{}{},
+		id:        stdioSessionPrefix + rand.Text(),
+		log:       t.Logger,
+		in:        r,
+		out:       w,
+		incoming:  make(chan jsonrpc.Message),
+		changed:   make(chan struct{}),
+		closed:    make(chan struct{}),
+		pending:   map[jsonrpc.ID]int{},
+		answering: map[jsonrpc.ID]int{},
+		calls:     map[jsonrpc.ID]struct{}{},
 	}
 	stdioUnbound.Store(c.id, c)
 	go c.readLoop()
@@ -107,18 +118,20 @@ var errPeerClosed = &jsonrpc.Error{Code: -32003, Message: "the client closed its
 // fails.
 type stdioConn struct {
 	id  string // the session's ID: stdioSessionPrefix and a random token
+	log *slog.Logger
 	in  io.Reader
 	wmu sync.Mutex // serializes writes to out, one line each
 	out io.Writer
 
 	incoming chan jsonrpc.Message // from readLoop to Read
 
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]struct{} // calls read, not yet answered
-	calls   map[jsonrpc.ID]struct{} // calls written, not yet answered
-	eof     bool                    // readLoop is done
-	readErr error                   // why, if not end of input
-	changed chan struct{}           // closed and replaced on each change of the above
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]int      // calls read, not yet answered, by id
+	answering map[jsonrpc.ID]int      // of those, the ones whose response is being written
+	calls     map[jsonrpc.ID]struct{} // calls written, not yet answered
+	eof       bool                    // readLoop is done
+	readErr   error                   // why, if not end of input
+	changed   chan struct{}           // closed and replaced on each change of the above
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -170,6 +183,8 @@ func (c *stdioConn) readLoop() {
 				// answered
 			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
+			} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && c.inFlight(req) {
+				// answered: its id is in use
 			} else {
 				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
 					c.legacy = true
@@ -323,10 +338,6 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case msg := <-c.incoming:
 			c.mu.Lock()
 			switch m := msg.(type) {
-			case *jsonrpc.Request:
-				if m.IsCall() {
-					c.pending[m.ID] = struct{}{}
-				}
 			case *jsonrpc.Response:
 				delete(c.calls, m.ID)
 			}
@@ -341,6 +352,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		msg = validCode(resp)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("mcptool: encoding a message: %w", err)
@@ -353,6 +367,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp {
+		c.mu.Lock()
+		c.answering[resp.ID]++ // its id may be used again from now on
+		c.mu.Unlock()
 		if done, held := c.batchResponse(resp, data); held {
 			if data = done; data == nil {
 				c.answered(resp.ID)
@@ -370,7 +387,12 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // answered forgets a call read from the client once its response is out.
 func (c *stdioConn) answered(id jsonrpc.ID) {
 	c.mu.Lock()
-	delete(c.pending, id)
+	if c.pending[id]--; c.pending[id] <= 0 {
+		delete(c.pending, id)
+	}
+	if c.answering[id]--; c.answering[id] <= 0 {
+		delete(c.answering, id)
+	}
 	c.signal()
 	c.mu.Unlock()
 }
@@ -433,7 +455,7 @@ func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 		msg, id, code, reason := parseLine(raw)
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 			_, inBatch := c.batches[req.ID]
-			_, inFlight := c.pending[req.ID]
+			inFlight := c.pending[req.ID] > 0
 			if inBatch || inFlight || req.Method == "initialize" {
 				idJSON, _ := json.Marshal(req.ID.Raw())
 				msg, id, code, reason = nil, idJSON, jsonrpc.CodeInvalidRequest, "invalid request: an id already in use, or initialize, in a batch"
@@ -442,6 +464,7 @@ func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 					c.batches = map[jsonrpc.ID]*stdioBatch{}
 				}
 				c.batches[req.ID] = b
+				c.pending[req.ID]++
 				b.waiting++
 			}
 		}

@@ -402,16 +402,14 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 	return &task, nil
 }
 
-// owner is who may use a task: the authenticated user, if any; for a core
-// task, else its session.
+// owner is who owns the task: its creator's principal (ownerOf); for a core
+// task of an unauthenticated session, that session, as the scope of
+// tasks/list.
 func (run *taskRun) owner() string {
 	if run.core != nil {
 		return run.core.caller
 	}
-	if req := run.req; req.Extra != nil && req.Extra.TokenInfo != nil {
-		return req.Extra.TokenInfo.UserID
-	}
-	return ""
+	return ownerOf(run.req.Extra)
 }
 
 // supervise renews the run's lease and cancels it when a tasks/cancel

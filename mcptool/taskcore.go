@@ -135,16 +135,17 @@ func takeTaskParam(call *mcp.CallToolRequest) (ttl time.Duration, asked bool, er
 	return ttl, true, nil
 }
 
-// sessionCaller is who uses a core task: the authenticated user, else the
-// session.
+// sessionCaller is who uses a core task: the authenticated principal
+// (ownerOf), else the session, which scopes tasks/list (mayUse says who may
+// use the task).
 func sessionCaller(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
-	if extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
-		return extra.TokenInfo.UserID
+	if owner := ownerOf(extra); owner != "" {
+		return owner
 	}
 	if name := sessionName(ss, extra); name != "" {
-		return "session:" + name
+		return sessionScope + name
 	}
-	return "" // no session to bind to: anyone holding the ID, as with the extension
+	return "" // no session: anyone holding the ID, as with the extension
 }
 
 // coreCall serves a tools/call of a core session: a task when the client
@@ -541,8 +542,8 @@ func (r *Registry) coreList(ctx context.Context, cursor string) (mcp.Result, err
 			break
 		}
 		t := tasks[i]
-		if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
-			failTask(&t, "the server running the task stopped") // as tasks/get will store it
+		if msg, ok := r.lapsed(ctx, &t, now); ok {
+			failTask(&t, msg) // as tasks/get will store it
 		}
 		out.Tasks = append(out.Tasks, coreTaskOf(&t))
 	}

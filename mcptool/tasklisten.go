@@ -175,11 +175,7 @@ func (r *Registry) listenTasks(ctx context.Context, req *mcp.SubscriptionsListen
 	if len(ids) > maxListenTasks {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("notifications.taskIds names more than %d tasks", maxListenTasks)}
 	}
-	caller := ""
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		caller = req.Extra.TokenInfo.UserID
-	}
-	ctx = context.WithValue(ctx, callerKey{}, caller)
+	ctx = context.WithValue(ctx, callerKey{}, ownerOf(req.Extra))
 	subID := mcp.Meta{mcp.MetaKeySubscriptionID: ls.id}
 
 	agreed := []string{}

@@ -41,10 +41,7 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 		(r.Header.Get("Mcp-Name") != "" && r.Header.Get("Mcp-Name") != taskID) {
 		return false
 	}
-	caller := ""
-	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-		caller = ti.UserID
-	}
+	caller := ownerOf(&mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context())})
 	out, invalid, ok := answerPoll(r.Context(), pt, caller, id, taskID)
 	if !ok {
 		return false

@@ -136,11 +136,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 					return nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Mcp-Name header does not match params.taskId"}
 				}
 			}
-			caller := ""
-			if sr.Extra != nil && sr.Extra.TokenInfo != nil {
-				caller = sr.Extra.TokenInfo.UserID
-			}
-			ctx = context.WithValue(ctx, callerKey{}, caller)
+			ctx = context.WithValue(ctx, callerKey{}, ownerOf(sr.Extra))
 		}
 		return next(ctx, method, req)
 	}
@@ -255,17 +251,17 @@ func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, err
 		r.cfg.logger.ErrorContext(ctx, "mcptool: task store", "task", id, "err", err)
 		return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
 	}
-	if caller, _ := ctx.Value(callerKey{}).(string); t.Owner != "" && t.Owner != caller {
+	if caller, _ := ctx.Value(callerKey{}).(string); !mayUse(t.Owner, caller) {
 		return taskstore.Task{}, errTaskNotFound()
 	}
 	now := r.tasks.now()
-	if !t.Status.Terminal() && !t.LeaseUntil.IsZero() && now.After(t.LeaseUntil) {
+	if _, ok := r.lapsed(ctx, &t, now); ok {
 		err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
-			if t.Status.Terminal() || t.LeaseUntil.IsZero() || !now.After(t.LeaseUntil) {
-				return false
+			msg, ok := r.lapsed(ctx, t, now)
+			if ok {
+				failTask(t, msg)
 			}
-			failTask(t, "the server running the task stopped")
-			return true
+			return ok
 		})
 		if err != nil {
 			return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}

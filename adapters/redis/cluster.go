@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -27,6 +28,13 @@ type Options struct {
 	EventTTL time.Duration
 	// MaxEvents bounds the events kept per stream. Default 1000.
 	MaxEvents int
+	// AllowVolatileTasks lets Open start when Redis would lose the tasks
+	// on a restart (appendonly off, or its persistence cannot be read),
+	// with a warning naming what is lost. By default Open refuses with
+	// [ErrVolatile]: a task handle promises the task is stored.
+	AllowVolatileTasks bool
+	// Logger gets Open's warnings. Default slog.Default().
+	Logger *slog.Logger
 	// StateKey seals requestState. Default: [StateKeyFromEnv], and when
 	// that is not set, a key made once and kept in Redis (see
 	// docs/deploy.md for why configuring one is better).
@@ -105,6 +113,13 @@ func Open(ctx context.Context, url string, opts *Options) (*Cluster, error) {
 	if len(c.stateKey) != 32 {
 		c.closeClient()
 		return nil, errors.New("mcpredis: the state key must be 32 bytes")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if err := checkPersistence(ctx, c.rdb, o.AllowVolatileTasks, o.Logger); err != nil {
+		c.closeClient()
+		return nil, err
 	}
 	tasks, err := newTaskStore(ctx, c.rdb, o.Prefix)
 	if err != nil {

@@ -3,6 +3,7 @@ package mcpredis_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -16,16 +17,25 @@ import (
 )
 
 // redisServer is a redis-server of the test's own, on a loopback port,
-// without persistence.
+// with its append-only file on (as Open requires), unless volatile.
 type redisServer struct {
-	Addr string
-	cmd  *exec.Cmd
-	port int
+	Addr     string
+	cmd      *exec.Cmd
+	port     int
+	dir      string
+	volatile bool // no persistence at all
 }
 
 // startRedis starts a redis-server, or skips the test when there is none
 // (CI installs it; see .ci/run).
 func startRedis(t testing.TB) *redisServer {
+	t.Helper()
+	return startRedisWith(t, false)
+}
+
+// startRedisWith starts a redis-server without any persistence when
+// volatile.
+func startRedisWith(t testing.TB, volatile bool) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
@@ -39,7 +49,7 @@ func startRedis(t testing.TB) *redisServer {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	s := &redisServer{Addr: "127.0.0.1:" + strconv.Itoa(port), port: port}
+	s := &redisServer{Addr: "127.0.0.1:" + strconv.Itoa(port), port: port, dir: t.TempDir(), volatile: volatile}
 	s.start(t)
 	t.Cleanup(s.stop)
 	return s
@@ -47,8 +57,12 @@ func startRedis(t testing.TB) *redisServer {
 
 func (s *redisServer) start(t testing.TB) {
 	t.Helper()
-	s.cmd = exec.Command("redis-server", "--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	persist := []string{"--appendonly", "yes", "--appendfsync", "everysec"}
+	if s.volatile {
+		persist = []string{"--appendonly", "no"}
+	}
+	s.cmd = exec.Command("redis-server", append([]string{"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
+		"--save", "", "--dir", s.dir}, persist...)...)
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +92,15 @@ func open(t testing.TB, s *redisServer, o *mcpredis.Options) *mcpredis.Cluster {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if s.volatile { // a test of what a restart of an empty Redis does
+		var oo mcpredis.Options
+		if o != nil {
+			oo = *o
+		}
+		oo.AllowVolatileTasks = true
+		oo.Logger = slog.New(slog.DiscardHandler)
+		o = &oo
+	}
 	c, err := mcpredis.Open(ctx, s.URL(), o)
 	if err != nil {
 		t.Fatal(err)

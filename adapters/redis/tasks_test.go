@@ -71,7 +71,7 @@ func TestTaskWatchAcrossReplicas(t *testing.T) {
 // to read its task again, so a cancel written by another replica right after
 // a Redis restart is not missed.
 func TestTaskWatchAfterRedisRestart(t *testing.T) {
-	srv := startRedis(t)
+	srv := startRedisWith(t, true)
 	a, b, ch := watchedTask(t, srv)
 	ctx := t.Context()
 	srv.stop()

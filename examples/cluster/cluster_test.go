@@ -139,7 +139,7 @@ func (c *cluster) redisURL() string { return "redis://127.0.0.1:" + strconv.Itoa
 
 func (c *cluster) startRedis() {
 	c.redis = exec.Command("redis-server", "--port", strconv.Itoa(c.redisPort), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", c.dir)
+		"--save", "", "--appendonly", "yes", "--appendfsync", "everysec", "--dir", c.dir)
 	c.logTo(c.redis, "redis.log")
 	if err := c.redis.Start(); err != nil {
 		c.t.Fatal(err)

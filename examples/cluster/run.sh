@@ -29,7 +29,11 @@ trap cleanup EXIT INT TERM
 echo "building mcpgen-demo"
 (cd "$here/../../cmd/mcpgen-demo" && go build -o "$work/mcpgen-demo" .)
 
-redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
+# Tasks must survive a Redis restart (mcpredis.Open refuses a Redis that
+# would lose them): the append-only file, fsynced every second. A Redis
+# crash loses nothing already written; a crash of the machine loses at most
+# the last second of writes (tasks created or changed in it).
+redis-server --port "$rport" --bind 127.0.0.1 --save '' --appendonly yes --appendfsync everysec --dir "$work" >"$work/redis.log" 2>&1 &
 pids+=($!)
 
 # Authorization on: a development issuer on loopback signs the tokens, and

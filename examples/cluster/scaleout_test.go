@@ -58,7 +58,7 @@ func errOr(err error, s string) any {
 
 // c. A 2026-07-28 input round trip whose second leg lands on another
 // replica completes: the requestState sealed by one replica opens on
-// another (they share MCPGEN_STATE_KEY).
+// another (they share MCPGEN_STATE_KEY), and is spent on all of them.
 func TestInputRoundTripAcrossReplicas(t *testing.T) {
 	c := startCluster(t, "conformance")
 	sb := &servedBy{}
@@ -91,6 +91,18 @@ func TestInputRoundTripAcrossReplicas(t *testing.T) {
 	}
 	if !strings.Contains(text(final), "state-ok") {
 		t.Fatalf("second leg: %q, want state-ok", text(final))
+	}
+	// The answered request replayed, on whichever replicas it lands: the
+	// state was spent cluster-wide, so every replica asks again.
+	for range 3 {
+		again, err := cs.CallTool(ctx, &mcp.CallToolParams{
+			Name:           tool,
+			InputResponses: mcp.InputResponseMap{key: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}},
+			RequestState:   first.RequestState,
+		})
+		if err != nil || !again.NeedsInput() {
+			t.Fatalf("a replay on %s was answered: %v %q", sb.lastServer(), err, text(again))
+		}
 	}
 }
 

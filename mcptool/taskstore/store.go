@@ -46,8 +46,10 @@ type Task struct {
 	ID string `json:"id"`
 	// Tool is the name of the tool the task runs.
 	Tool string `json:"tool"`
-	// Owner binds the task to the caller that created it (a principal or
-	// session); "" when anyone holding the ID may use it.
+	// Owner is who created the task: a principal (only it may use the
+	// task), "session:" and a session ID (an unauthenticated 2025-era
+	// session: the session scopes List, and anyone holding the ID may use
+	// the task), or "" (anyone holding the ID).
 	Owner string `json:"owner,omitempty"`
 
 	Status        Status    `json:"status"`
@@ -127,4 +129,14 @@ type Lister interface {
 	// List returns up to limit unexpired tasks whose Owner is owner and
 	// whose ID sorts after after (all when after is ""), in ID order.
 	List(ctx context.Context, owner, after string, limit int) ([]Task, error)
+}
+
+// Restarter is a Store on a server that can restart (Redis), which says
+// when it last started. A task whose lease ran out across a restart of the
+// store lost its renewals to the store, not necessarily its worker: mcpgen
+// gives the worker a lease's time after the restart to renew it, and a task
+// it fails then says the store restarted, not that its server stopped.
+type Restarter interface {
+	// StartedAt returns when the store's server last started.
+	StartedAt(ctx context.Context) (time.Time, error)
 }

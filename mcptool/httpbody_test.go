@@ -1,0 +1,133 @@
+package mcptool_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+func sizeServer(t *testing.T) *mcp.Server {
+	t.Helper()
+	reg := mcptool.NewRegistry()
+	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
+		S string `json:"s"`
+	}) (int, error) {
+		return len(in.S), nil
+	}, mcptool.Description("Measure s.")))
+	return reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+}
+
+// trickle opens a connection that declares a body of size bytes, sends
+// head of it at once and then a byte every 100ms until stop is closed.
+func trickle(t *testing.T, addr string, size, head int, stop <-chan struct{}, wg *sync.WaitGroup) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", addr, size, strings.Repeat(" ", head))
+	require.NoError(t, err)
+	wg.Go(func() {
+		defer conn.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				if _, err := conn.Write([]byte(" ")); err != nil {
+					return
+				}
+			}
+		}
+	})
+}
+
+// Clients trickling large bodies hold only what they have sent of the
+// in-flight budget: a normal call is served meanwhile, at once.
+func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
+	const declared = 1 << 20
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t),
+		mcptool.Logger(slog.New(slog.DiscardHandler)),
+		mcptool.MaxRequestBodyBytes(declared), mcptool.MaxBodyBytesInFlight(2*declared),
+		mcptool.BodyReadTimeout(5*time.Second)))
+	defer hs.Close()
+	s := openRawSession(t, hs.URL)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	for range 16 { // declaring 16 MiB, eight times the budget
+		trickle(t, hs.Listener.Addr().String(), declared, 16<<10, stop, &wg)
+	}
+	time.Sleep(300 * time.Millisecond) // their heads are read
+	start := time.Now()
+	resp, err := rawPost(context.Background(), s.url, s.id, bigCall(1, 100<<10))
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	elapsed := time.Since(start)
+	t.Logf("a 100 KiB call among 16 trickled 1 MiB bodies: %d after %v", resp.StatusCode, elapsed)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
+	assert.Contains(t, string(body), fmt.Sprintf(`{"result":%d}`, 100<<10))
+	assert.Less(t, elapsed, 3*time.Second, "the call waited for the trickling bodies")
+}
+
+// Refusals are logged with their status, reason and remote address, never
+// the body.
+func TestHTTPRefusalsLogged(t *testing.T) {
+	var log syncBuffer
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t),
+		mcptool.Logger(slog.New(slog.NewTextHandler(&log, nil))),
+		mcptool.MaxRequestBodyBytes(1<<10), mcptool.BodyReadTimeout(300*time.Millisecond)))
+	defer hs.Close()
+	const secret = "SECRET-BODY-CONTENT"
+
+	// 413: a body larger than allowed.
+	resp, err := rawPost(context.Background(), hs.URL, "", []byte(secret+strings.Repeat("x", 2<<10)))
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+
+	// 403: a cross-origin browser request.
+	req, err := http.NewRequest(http.MethodPost, hs.URL, strings.NewReader(secret))
+	require.NoError(t, err)
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+
+	// 408: a body that does not arrive in time.
+	conn, err := net.Dial("tcp", hs.Listener.Addr().String())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n%s", hs.Listener.Addr(), secret)
+	require.NoError(t, err)
+	resp, err = http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+
+	out := log.String()
+	for _, want := range []string{
+		`status=413 reason="declared body larger than MaxRequestBodyBytes" remote=127.0.0.1:`,
+		`status=403 reason="cross-origin request from an untrusted origin https://evil.example" remote=127.0.0.1:`,
+		`status=408 reason="body not received within BodyReadTimeout" remote=127.0.0.1:`,
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, secret)
+}
