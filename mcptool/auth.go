@@ -194,13 +194,12 @@ type authConfig struct {
 
 // authHTTP is the handler's resource server.
 type authHTTP struct {
-	cfg         authConfig
-	srv         *mcp.Server
-	metaURL     string   // where the metadata is served, for WWW-Authenticate
-	metaPaths   []string // the paths it is served at
-	logger      *slog.Logger
-	pass        func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
-	scopeHeader string
+	cfg       authConfig
+	srv       *mcp.Server
+	metaURL   string   // where the metadata is served, for WWW-Authenticate
+	metaPaths []string // the paths it is served at
+	logger    *slog.Logger
+	pass      func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
 }
 
 type verifiedKey struct{}
