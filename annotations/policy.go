@@ -26,10 +26,10 @@ type Policy struct {
 	// verified principal, else per session (callerConcurrency=2); default
 	// no cap.
 	CallerConcurrency int
-	Confirm     bool          // confirm: ask the user before each call; default false
-	MaxArgBytes int           // maxArgBytes=4096: default DefaultMaxArgBytes
-	MaxDepth    int           // maxDepth=8: default DefaultMaxDepth
-	Task        TaskSupport   // task, task=required: default TaskForbidden
+	Confirm           bool        // confirm: ask the user before each call; default false
+	MaxArgBytes       int         // maxArgBytes=4096: default DefaultMaxArgBytes
+	MaxDepth          int         // maxDepth=8: default DefaultMaxDepth
+	Task              TaskSupport // task, task=required: default TaskForbidden
 	// Scopes are the OAuth scopes a caller's token must all carry
 	// (scopes=notes:read notes:write); default none. Non-nil and empty: none,
 	// even where a registry's default says otherwise.
