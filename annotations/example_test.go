@@ -139,7 +139,7 @@ func ExampleTool_Check() {
 func ExamplePolicy_Resolved() {
 	fmt.Printf("%+v\n", annotations.Policy{Rate: annotations.Rate{PerSecond: 5}}.Resolved())
 	// Output:
-	// {Timeout:0s Rate:{PerSecond:5 Burst:5} SessionRate:{PerSecond:0 Burst:0} Concurrency:0 CallerConcurrency:0 Confirm:false MaxArgBytes:1048576 MaxDepth:64 Task:forbidden Scopes:[]}
+	// {Timeout:0s Rate:{PerSecond:5 Burst:5} SessionRate:{PerSecond:0 Burst:0} Concurrency:0 Confirm:false MaxArgBytes:1048576 MaxDepth:64 Task:forbidden Scopes:[] CallerConcurrency:0}
 }
 
 func ExampleSuggest() {

@@ -22,18 +22,18 @@ type Policy struct {
 	Rate        Rate          // rate=10/s,burst=5: calls across all clients; default unlimited
 	SessionRate Rate          // sessionRate=2/s,sessionBurst=2: calls per client session; default unlimited
 	Concurrency int           // concurrency=4: calls running at once; default no cap
-	// CallerConcurrency caps the calls running at once per caller: per
-	// verified principal, else per session (callerConcurrency=2); default
-	// no cap.
-	CallerConcurrency int
-	Confirm           bool        // confirm: ask the user before each call; default false
-	MaxArgBytes       int         // maxArgBytes=4096: default DefaultMaxArgBytes
-	MaxDepth          int         // maxDepth=8: default DefaultMaxDepth
-	Task              TaskSupport // task, task=required: default TaskForbidden
+	Confirm     bool          // confirm: ask the user before each call; default false
+	MaxArgBytes int           // maxArgBytes=4096: default DefaultMaxArgBytes
+	MaxDepth    int           // maxDepth=8: default DefaultMaxDepth
+	Task        TaskSupport   // task, task=required: default TaskForbidden
 	// Scopes are the OAuth scopes a caller's token must all carry
 	// (scopes=notes:read notes:write); default none. Non-nil and empty: none,
 	// even where a registry's default says otherwise.
 	Scopes []string
+	// CallerConcurrency caps the calls running at once per caller: per
+	// verified principal, else per session (callerConcurrency=2); default
+	// no cap.
+	CallerConcurrency int
 }
 
 // Rate is a rate limit: PerSecond calls a second on average, in bursts of
