@@ -75,7 +75,7 @@ func ExampleAuthorization() {
 	resp.Body.Close()
 	fmt.Print(strings.ReplaceAll(string(meta), hs.URL, "http://server"))
 	// Output:
-	// 401 Bearer resource_metadata="http://server/.well-known/oauth-protected-resource"
+	// 401 Bearer scope="notes:read", resource_metadata="http://server/.well-known/oauth-protected-resource"
 	// 403 Bearer error="insufficient_scope", scope="notes:read", resource_metadata="http://server/.well-known/oauth-protected-resource"
 	// {"resource":"http://server","authorization_servers":["https://auth.example.com"],"scopes_supported":["notes:read"],"bearer_methods_supported":["header"]}
 }
