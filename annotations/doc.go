@@ -21,6 +21,7 @@
 //	sessionRate=2/s,
 //	sessionBurst=2            the same per client session
 //	concurrency=4             calls running at once; default no cap
+//	callerConcurrency=2       the same per caller (verified principal, else session)
 //	confirm[=bool]            ask the user before each call; default false
 //	maxArgBytes=4096          size of the JSON arguments; default 1 MiB
 //	maxDepth=8                nesting depth of the JSON arguments; default 64

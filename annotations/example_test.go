@@ -113,7 +113,7 @@ func ExampleHints_Effective() {
 func ExampleKeys() {
 	fmt.Println(annotations.Keys())
 	// Output:
-	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency confirm maxArgBytes maxDepth task scopes]
+	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency callerConcurrency confirm maxArgBytes maxDepth task scopes]
 }
 
 func ExampleTool_Merge() {
@@ -139,7 +139,7 @@ func ExampleTool_Check() {
 func ExamplePolicy_Resolved() {
 	fmt.Printf("%+v\n", annotations.Policy{Rate: annotations.Rate{PerSecond: 5}}.Resolved())
 	// Output:
-	// {Timeout:0s Rate:{PerSecond:5 Burst:5} SessionRate:{PerSecond:0 Burst:0} Concurrency:0 Confirm:false MaxArgBytes:1048576 MaxDepth:64 Task:forbidden Scopes:[]}
+	// {Timeout:0s Rate:{PerSecond:5 Burst:5} SessionRate:{PerSecond:0 Burst:0} Concurrency:0 Confirm:false MaxArgBytes:1048576 MaxDepth:64 Task:forbidden Scopes:[] CallerConcurrency:0}
 }
 
 func ExampleSuggest() {

@@ -64,6 +64,8 @@ func FuzzParseTag(f *testing.F) {
 		"title='a, b',destructive=false",
 		`title='it\'s \\ here'`,
 		"timeout=5s, rate=10/s ,burst=5,confirm",
+		"scopes=notes:read notes:write,callerConcurrency=2",
+		`scopes='a,b "c\\'`,
 		"title=  spaced  ,x=",
 		"a,a",
 		"title='unterminated",

@@ -30,6 +30,10 @@ type Policy struct {
 	// (scopes=notes:read notes:write); default none. Non-nil and empty: none,
 	// even where a registry's default says otherwise.
 	Scopes []string
+	// CallerConcurrency caps the calls running at once per caller: per
+	// verified principal, else per session (callerConcurrency=2); default
+	// no cap.
+	CallerConcurrency int
 }
 
 // Rate is a rate limit: PerSecond calls a second on average, in bursts of
@@ -65,6 +69,9 @@ func (p Policy) Merge(o Policy) Policy {
 	}
 	if o.Concurrency != 0 {
 		p.Concurrency = o.Concurrency
+	}
+	if o.CallerConcurrency != 0 {
+		p.CallerConcurrency = o.CallerConcurrency
 	}
 	if o.Confirm {
 		p.Confirm = true
@@ -115,8 +122,8 @@ func (p Policy) check() error {
 		return fmt.Errorf("timeout must not be negative")
 	case p.Rate.PerSecond < 0 || p.SessionRate.PerSecond < 0 || p.Rate.Burst < 0 || p.SessionRate.Burst < 0:
 		return fmt.Errorf("rates and bursts must not be negative")
-	case p.Concurrency < 0:
-		return fmt.Errorf("concurrency must not be negative")
+	case p.Concurrency < 0 || p.CallerConcurrency < 0:
+		return fmt.Errorf("concurrency and callerConcurrency must not be negative")
 	case p.MaxArgBytes < 0 || p.MaxDepth < 0:
 		return fmt.Errorf("maxArgBytes and maxDepth must be positive")
 	}
@@ -157,7 +164,7 @@ func (p *Policy) set(it Item) (ok bool, err error) {
 		}
 		p.Scopes = s
 		return true, nil
-	case "timeout", "rate", "sessionRate", "burst", "sessionBurst", "concurrency", "maxArgBytes", "maxDepth":
+	case "timeout", "rate", "sessionRate", "burst", "sessionBurst", "concurrency", "callerConcurrency", "maxArgBytes", "maxDepth":
 	default:
 		return false, nil
 	}
@@ -194,6 +201,8 @@ func (p *Policy) intField(key string) *int {
 		return &p.SessionRate.Burst
 	case "concurrency":
 		return &p.Concurrency
+	case "callerConcurrency":
+		return &p.CallerConcurrency
 	case "maxArgBytes":
 		return &p.MaxArgBytes
 	}

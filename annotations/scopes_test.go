@@ -59,3 +59,13 @@ func TestScopesMerge(t *testing.T) {
 	bad := annotations.Tool{Policy: annotations.Policy{Scopes: []string{"ok", "not ok"}}}
 	assert.ErrorContains(t, bad.Check(), `"not ok" is not an OAuth scope`, "options are checked as tags are")
 }
+
+func TestParseCallerConcurrency(t *testing.T) {
+	tl, err := annotations.Parse("concurrency=8,callerConcurrency=2")
+	require.NoError(t, err)
+	assert.Equal(t, 2, tl.CallerConcurrency)
+	_, err = annotations.Parse("callerConcurrency=0")
+	assert.ErrorContains(t, err, "callerConcurrency must be a positive integer")
+	bad := annotations.Tool{Policy: annotations.Policy{CallerConcurrency: -1}}
+	assert.ErrorContains(t, bad.Check(), "must not be negative")
+}

@@ -18,7 +18,7 @@ type Tool struct {
 func Keys() []string {
 	return []string{
 		"title", "readOnly", "destructive", "idempotent", "openWorld",
-		"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "confirm",
+		"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "callerConcurrency", "confirm",
 		"maxArgBytes", "maxDepth", "task", "scopes",
 	}
 }

@@ -160,7 +160,7 @@ func TestPolicyResolved(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := annotations.Keys()
-	assert.Len(t, keys, 16)
+	assert.Len(t, keys, 17)
 	for _, k := range keys {
 		tag := k + "=1"
 		if k == "title" {

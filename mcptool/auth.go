@@ -243,13 +243,13 @@ func (a *authHTTP) wrap(next http.Handler) http.Handler {
 		}
 		token, ok := bearer(r)
 		if !ok {
-			a.challenge(w, http.StatusUnauthorized, "", "", "a bearer token is required")
+			a.challenge(w, http.StatusUnauthorized, "", a.neededScope(r), "a bearer token is required")
 			return
 		}
 		ti, err := a.cfg.verify(r.Context(), token, r)
 		switch {
 		case errors.Is(err, auth.ErrInvalidToken):
-			a.challenge(w, http.StatusUnauthorized, "invalid_token", "", "the bearer token is not valid")
+			a.challenge(w, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the bearer token is not valid")
 			return
 		case err != nil || ti == nil:
 			if a.logger != nil {
@@ -264,6 +264,24 @@ func (a *authHTTP) wrap(next http.Handler) http.Handler {
 		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
 	})
+}
+
+// neededScope is the scope a 401 names (RFC 6750 §3, which the MCP
+// authorization specification says servers SHOULD send): the scopes of the
+// tool a 2026-07-28 tools/call names in its headers; otherwise none, and
+// the client asks for the metadata's scopes_supported.
+func (a *authHTTP) neededScope(r *http.Request) string {
+	if r.Header.Get("Mcp-Method") != "tools/call" {
+		return ""
+	}
+	reg := servedOn(a.srv).reg
+	if reg == nil {
+		return ""
+	}
+	if t, ok := reg.lookup(r.Header.Get("Mcp-Name")); ok {
+		return strings.Join(t.pol.scopes, " ")
+	}
+	return ""
 }
 
 // bearer returns the request's bearer token (RFC 6750 §2.1: the header

@@ -325,3 +325,37 @@ func TestAuthStdio(t *testing.T) {
 	require.ErrorAs(t, err, &je)
 	assert.EqualValues(t, mcptool.CodeInsufficientScope, je.Code)
 }
+
+// callerConcurrency caps each principal's calls running at once, not
+// another principal's.
+func TestAuthCallerConcurrency(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.NoDescription())
+	started, release := make(chan struct{}, 4), make(chan struct{})
+	require.NoError(t, mcptool.Add(reg, "slow", func(ctx context.Context, in noteArgs) (string, error) {
+		started <- struct{}{}
+		<-release
+		return "done", nil
+	}, mcptool.CallerConcurrency(1), mcptool.Scopes()))
+	call := func(token string) (*mcp.CallToolResult, error) {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "slow"}, Extra: &mcp.RequestExtra{TokenInfo: testTokens[token]}}
+		return reg.Invoke(t.Context(), "slow", nil, tokenPeer{req})
+	}
+	first := make(chan *mcp.CallToolResult, 1)
+	go func() { res, _ := call("reader"); first <- res }()
+	<-started
+	res, err := call("reader")
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "you are already running 1 calls of tool slow")
+
+	second := make(chan *mcp.CallToolResult, 1)
+	go func() { res, _ := call("writer"); second <- res }()
+	<-started // another principal runs at once
+	close(release)
+	assert.False(t, (<-first).IsError)
+	assert.False(t, (<-second).IsError)
+	res, err = call("reader") // the slot was given back
+	require.NoError(t, err)
+	<-started
+	assert.False(t, res.IsError)
+}

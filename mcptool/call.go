@@ -284,7 +284,8 @@ func confirm(ctx context.Context, t *tool, args json.RawMessage) (o outcome, ok 
 }
 
 // admit checks the tool's limits. When the call may run, release (nil when
-// the tool has no concurrency cap) gives its slot back; when not, o says why.
+// the tool has no concurrency cap) gives its slots back; when not, o says
+// why.
 func (t *tool) admit(ctx context.Context, cs *callState) (release func(), o outcome, ok bool) {
 	p, lim := &t.pol, cs.reg.cfg.limiter
 	if p.rate > 0 {
@@ -309,17 +310,38 @@ func (t *tool) admit(ctx context.Context, cs *callState) (release func(), o outc
 			}
 		}
 	}
+	var mine func() // the caller's slot (auth.go)
+	if p.callerConc > 0 {
+		if key := sessionKey(t, cs); key != "" {
+			release, ok, err := lim.Acquire(ctx, key+"/running", p.callerConc)
+			if err != nil {
+				return nil, outcome{kind: outInternal, err: fmt.Errorf("caller concurrency cap: %w", err)}, false
+			}
+			if !ok {
+				return nil, refused("busy", fmt.Sprintf("you are already running %d calls of tool %s: retry when one has finished", p.callerConc, t.name)), false
+			}
+			mine = release
+		}
+	}
 	if p.concurrency > 0 {
 		release, ok, err := lim.Acquire(ctx, t.rateKey, p.concurrency)
+		if err != nil || !ok {
+			if mine != nil {
+				mine()
+			}
+		}
 		if err != nil {
 			return nil, outcome{kind: outInternal, err: fmt.Errorf("concurrency cap: %w", err)}, false
 		}
 		if !ok {
 			return nil, refused("busy", fmt.Sprintf("tool %s is already running %d calls: retry in a moment", t.name, p.concurrency)), false
 		}
+		if mine != nil {
+			return func() { release(); mine() }, outcome{}, true
+		}
 		return release, outcome{}, true
 	}
-	return nil, outcome{}, true
+	return mine, outcome{}, true
 }
 
 // sessionKey is the key of the call's per-session rate limit: by the

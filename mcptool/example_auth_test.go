@@ -75,7 +75,64 @@ func ExampleAuthorization() {
 	resp.Body.Close()
 	fmt.Print(strings.ReplaceAll(string(meta), hs.URL, "http://server"))
 	// Output:
-	// 401 Bearer resource_metadata="http://server/.well-known/oauth-protected-resource"
+	// 401 Bearer scope="notes:read", resource_metadata="http://server/.well-known/oauth-protected-resource"
 	// 403 Bearer error="insufficient_scope", scope="notes:read", resource_metadata="http://server/.well-known/oauth-protected-resource"
 	// {"resource":"http://server","authorization_servers":["https://auth.example.com"],"scopes_supported":["notes:read"],"bearer_methods_supported":["header"]}
+}
+
+// Scopes on a registry are the default of its tools; a tool's tag or
+// option replaces them, and Scopes() says a tool needs none.
+func ExampleScopes() {
+	reg := mcptool.NewRegistry(mcptool.Scopes("notes:admin"), mcptool.NoDescription())
+	_ = mcptool.Add(reg, "search_notes", func(ctx context.Context, in SearchNotes) (string, error) { return "", nil }) // tag: notes:read
+	_ = reg.Add("purge_notes", func(ctx context.Context) (string, error) { return "", nil })                           // the registry's default
+	_ = reg.Add("version", func(ctx context.Context) (string, error) { return "1", nil }, mcptool.Scopes())            // none
+	var b strings.Builder
+	_ = reg.WriteMarkdown(&b, "")
+	for line := range strings.Lines(b.String()) {
+		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "Scopes") {
+			fmt.Print(line)
+		}
+	}
+	// Output:
+	// ## purge_notes
+	// Scopes (the caller's token needs all): `notes:admin`.
+	// ## search_notes
+	// Scopes (the caller's token needs all): `notes:read`.
+	// ## version
+}
+
+// A server on stdio (here an in-memory pipe) whose process knows its user:
+// the list shows what the user's scopes allow, and calling another tool
+// fails naming the missing scopes.
+func ExampleAuthenticated() {
+	reg := mcptool.NewRegistry(mcptool.NoDescription())
+	_ = mcptool.Add(reg, "search_notes", func(ctx context.Context, in SearchNotes) (string, error) {
+		p, _ := mcptool.Caller(ctx)
+		return "notes of " + p.Subject, nil
+	})
+	_ = reg.Add("purge_notes", func(ctx context.Context) (string, error) { return "purged", nil }, mcptool.Scopes("notes:admin"))
+	srv := reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil)
+
+	user := &auth.TokenInfo{UserID: "ada", Scopes: []string{"notes:read"}, Expiration: time.Now().Add(time.Hour)}
+	ctx := mcptool.Authenticated(context.Background(), user)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, _ := srv.Connect(ctx, st, nil)
+	defer ss.Close()
+	cs, _ := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	defer cs.Close()
+
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err == nil {
+			fmt.Println("listed:", tool.Name)
+		}
+	}
+	res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "go"}})
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "purge_notes"})
+	fmt.Println(err)
+	// Output:
+	// listed: search_notes
+	// notes of ada
+	// calling "tools/call": insufficient scope: tool purge_notes needs the scopes notes:admin; the token lacks notes:admin
 }

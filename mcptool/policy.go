@@ -29,6 +29,7 @@ type policy struct {
 	sessionRate  rate.Limit
 	sessionBurst int
 	concurrency  int
+	callerConc   int // calls at once per caller (principal, else session)
 	confirm      bool
 	maxArgBytes  int
 	maxDepth     int
@@ -73,6 +74,16 @@ func SessionRateLimit(r float64, burst int) Option {
 // Default: no cap.
 func MaxConcurrency(n int) Option {
 	return policyOption(func(p *annotations.Policy) { p.Concurrency = n })
+}
+
+// CallerConcurrency caps the calls of the tool running at once for each
+// caller: each principal with a verified token ([Authorization],
+// [Authenticated]), else each session; a call over the cap gets an isError
+// result asking to retry. Calls with neither are held only by
+// [MaxConcurrency]. Through adapters/redis the cap holds across replicas.
+// Tag form: `mcp:"callerConcurrency=2"`. Default: no cap.
+func CallerConcurrency(n int) Option {
+	return policyOption(func(p *annotations.Policy) { p.CallerConcurrency = n })
 }
 
 // Confirm makes the tool ask the user before it runs: through elicitation on
@@ -125,6 +136,7 @@ func resolvePolicy(p annotations.Policy, middleware []Middleware) policy {
 		sessionRate:  rate.Limit(p.SessionRate.PerSecond),
 		sessionBurst: p.SessionRate.Burst,
 		concurrency:  p.Concurrency,
+		callerConc:   p.CallerConcurrency,
 		confirm:      p.Confirm,
 		maxArgBytes:  p.MaxArgBytes,
 		maxDepth:     p.MaxDepth,
