@@ -283,7 +283,7 @@ func TestTaskUpdateAnswersOnce(t *testing.T) {
 			steps.Add(1)
 		}
 		return "both steps", nil
-	}, mcptool.Description("Two steps."), mcptool.Task()))
+	}, mcptool.Description("Two steps."), mcptool.Task(mcptool.TaskSettings{Wait: -1}))) // a task at once
 	w := newWire(t, reg, true)
 	id := w.callTool("two_steps", nil)["taskId"].(string)
 	first := w.until(id, "input_required")["inputRequests"].(map[string]any)
