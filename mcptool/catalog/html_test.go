@@ -53,6 +53,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	require.NoError(t, hostileCatalog().Write(&b, "html", ""))
 	page := b.String()
 	assert.Contains(t, page, "<title>Tools</title>")
+	assert.Contains(t, page, `data-total="1">1 tool</p>`)
 	// Nothing is loaded: no src attribute, no stylesheet link, and the
 	// Content-Security-Policy allows no fetch and only the page's own
 	// style and script, by their hashes.

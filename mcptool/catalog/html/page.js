@@ -14,21 +14,28 @@
   var tools = Array.prototype.slice.call(document.querySelectorAll("#tools section.tool"));
   var keys = items.map(function (li) { return li.getAttribute("data-search") || ""; });
   var total = items.length;
-  // filter shows the tools whose search text holds every word typed.
+  var match = new Uint8Array(total);
+  // filter shows the tools whose search text holds every word typed. A chunk
+  // without a match is hidden whole and its tools are left as they are, so
+  // a search touches only the chunks that show something.
   function filter() {
     var t0 = performance.now();
     var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
     var shown = 0;
-    var inChunk = chunks.map(function () { return 0; });
+    var inChunk = new Int32Array(chunks.length);
     for (var i = 0; i < total; i++) {
-      var k = keys[i], ok = true;
+      var k = keys[i], ok = 1;
       for (var j = 0; j < words.length; j++) {
-        if (k.indexOf(words[j]) < 0) { ok = false; break; }
+        if (k.indexOf(words[j]) < 0) { ok = 0; break; }
       }
-      if (ok) { shown++; inChunk[chunkOf[i]]++; }
-      if (items[i].hidden === ok) {
-        items[i].hidden = !ok;
-        tools[i].hidden = !ok;
+      match[i] = ok;
+      shown += ok;
+      inChunk[chunkOf[i]] += ok;
+    }
+    for (i = 0; i < total; i++) {
+      if (inChunk[chunkOf[i]] > 0 && items[i].hidden === (match[i] === 1)) {
+        items[i].hidden = !match[i];
+        tools[i].hidden = !match[i];
       }
     }
     for (var c = 0; c < chunks.length; c++) {
@@ -38,7 +45,8 @@
         toolChunks[c].hidden = empty;
       }
     }
-    count.textContent = words.length ? shown + " of " + total + " tools" : total + " tools";
+    var noun = total === 1 ? " tool" : " tools";
+    count.textContent = (words.length ? shown + " of " + total : total) + noun;
     none.hidden = shown !== 0;
     count.setAttribute("data-ms", (performance.now() - t0).toFixed(1));
   }
