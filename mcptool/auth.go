@@ -106,6 +106,14 @@ func tokenInfoOf(ctx context.Context, extra *mcp.RequestExtra) *auth.TokenInfo {
 	return ti
 }
 
+// subjectOf is the subject of a verified token, "" for none.
+func subjectOf(ti *auth.TokenInfo) string {
+	if ti == nil {
+		return ""
+	}
+	return ti.UserID
+}
+
 // tokenInfo is the call's verified token, or nil.
 func (cs *callState) tokenInfo() *auth.TokenInfo {
 	if cs.req != nil && cs.req.Extra != nil && cs.req.Extra.TokenInfo != nil {

@@ -280,7 +280,7 @@ func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolR
 		}
 		return cs, nil
 	}
-	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments)
+	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments, subjectOf(tokenInfoOf(ctx, req.Extra)))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 	}
@@ -316,7 +316,7 @@ func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolR
 // inputRequired answers a call whose tool is waiting for input: pending, and
 // a requestState that carries the answers so far and the keys now asked.
 func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*mcp.CallToolResult, error) {
-	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, cs.answers, slices.Sorted(maps.Keys(pending)))
+	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, subjectOf(cs.tokenInfo()), cs.answers, slices.Sorted(maps.Keys(pending)))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot seal requestState"}
 	}
@@ -332,6 +332,7 @@ type sealedState struct {
 	ID      string                     `json:"i"` // spent once presented (SpentStore)
 	Tool    string                     `json:"t"`
 	Args    []byte                     `json:"a"`           // argsDigest of the call's arguments
+	Subject string                     `json:"s,omitempty"` // the verified caller it was issued to, if any
 	Expires int64                      `json:"e"`           // Unix seconds
 	Asked   []string                   `json:"k"`           // the input keys this round asked
 	Answers map[string]json.RawMessage `json:"r,omitempty"` // of earlier rounds
@@ -364,8 +365,8 @@ func argsDigest(args json.RawMessage) []byte {
 	return sum[:]
 }
 
-func (r *Registry) sealState(tool string, args json.RawMessage, answers map[string]json.RawMessage, asked []string) (string, error) {
-	plain, err := json.Marshal(sealedState{ID: rand.Text(), Tool: tool, Args: argsDigest(args), Expires: time.Now().Add(stateTTL).Unix(), Asked: asked, Answers: answers})
+func (r *Registry) sealState(tool string, args json.RawMessage, subject string, answers map[string]json.RawMessage, asked []string) (string, error) {
+	plain, err := json.Marshal(sealedState{ID: rand.Text(), Tool: tool, Args: argsDigest(args), Subject: subject, Expires: time.Now().Add(stateTTL).Unix(), Asked: asked, Answers: answers})
 	if err != nil {
 		return "", err
 	}
@@ -380,7 +381,9 @@ func (r *Registry) sealState(tool string, args json.RawMessage, answers map[stri
 	return base64.RawURLEncoding.EncodeToString(g.Seal(nonce, nonce, plain, []byte(tool))), nil
 }
 
-func (r *Registry) openState(state, tool string, args json.RawMessage) (sealedState, error) {
+// openState opens a requestState presented for a call of tool with args by
+// subject (the verified caller, "" without one).
+func (r *Registry) openState(state, tool string, args json.RawMessage, subject string) (sealedState, error) {
 	var s sealedState
 	raw, err := base64.RawURLEncoding.DecodeString(state)
 	if err != nil {
@@ -402,6 +405,9 @@ func (r *Registry) openState(state, tool string, args json.RawMessage) (sealedSt
 	}
 	if s.Tool != tool || string(s.Args) != string(argsDigest(args)) {
 		return s, errors.New("issued for another call")
+	}
+	if s.Subject != subject {
+		return s, errors.New("issued to another caller")
 	}
 	if time.Now().Unix() > s.Expires {
 		return s, errors.New("expired")

@@ -4,12 +4,14 @@ package mcptool_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -314,4 +316,41 @@ func TestTaskUpdateAnswersOnce(t *testing.T) {
 		w.ok("tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{k: yes}})
 	}
 	assert.Equal(t, "both steps", resultText(w.until(id, "completed")["result"].(map[string]any)))
+}
+
+// A requestState is the verified caller's it was issued to: another
+// principal presenting it (with an accepting answer) is refused, and the
+// tool does not run; its own caller's answer still counts.
+func TestRequestStateIsItsCallers(t *testing.T) {
+	var runs atomic.Int32
+	reg := confirmRegistry(t, &runs)
+	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
+	}))
+	client := func(token string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+			MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
+		})
+		cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: bearerClient(token)}, nil)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = cs.Close() })
+		return cs
+	}
+	ada, bob := client("reader"), client("writer")
+	state := askedFirst(t, ada, "delete_file", "a.txt")
+
+	_, err := callWith(t, bob, "delete_file", "a.txt", state, accept)
+	require.Error(t, err, "another principal's requestState")
+	assert.Contains(t, err.Error(), "issued to another caller")
+	assert.Zero(t, runs.Load())
+
+	res, err := callWith(t, ada, "delete_file", "a.txt", state, accept)
+	require.NoError(t, err)
+	require.False(t, res.NeedsInput(), "%+v", res)
+	assert.EqualValues(t, 1, runs.Load())
 }
