@@ -87,19 +87,14 @@ func ExampleScopes() {
 	_ = mcptool.Add(reg, "search_notes", func(ctx context.Context, in SearchNotes) (string, error) { return "", nil }) // tag: notes:read
 	_ = reg.Add("purge_notes", func(ctx context.Context) (string, error) { return "", nil })                           // the registry's default
 	_ = reg.Add("version", func(ctx context.Context) (string, error) { return "1", nil }, mcptool.Scopes())            // none
-	var b strings.Builder
-	_ = reg.WriteMarkdown(&b, "")
-	for line := range strings.Lines(b.String()) {
-		if strings.HasPrefix(line, "## ") || strings.HasPrefix(line, "Scopes") {
-			fmt.Print(line)
-		}
+	cat, _ := reg.Catalog()
+	for _, t := range cat.Tools {
+		fmt.Println(t.Name, t.Scopes)
 	}
 	// Output:
-	// ## purge_notes
-	// Scopes (the caller's token needs all): `notes:admin`.
-	// ## search_notes
-	// Scopes (the caller's token needs all): `notes:read`.
-	// ## version
+	// purge_notes [notes:admin]
+	// search_notes [notes:read]
+	// version []
 }
 
 // A server on stdio (here an in-memory pipe) whose process knows its user:
