@@ -203,7 +203,7 @@ func TestAuthTypeScriptClient(t *testing.T) {
 	assert.Equal(t, `Bearer resource_metadata="`+strings.TrimSuffix(url, "/mcp")+`/.well-known/oauth-protected-resource/mcp"`, report.Challenge)
 	assert.Equal(t, []string{iss.URL}, report.AuthorizationServers)
 	assert.Equal(t, []string{"demo:admin", "demo:read", "demo:write"}, report.ScopesSupported)
-	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "search_pages", "web_search"}, report.Tools)
+	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}, report.Tools)
 	assert.Equal(t, 5.0, report.Sum)
 	assert.Equal(t, 403, report.DeleteCode)
 	assert.Contains(t, report.DeleteError, "tool delete_file needs the scopes demo:admin")
