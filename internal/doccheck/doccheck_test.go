@@ -311,7 +311,14 @@ func TestDocBlocksCompile(t *testing.T) {
 			}
 			continue
 		}
-		g, ok := bySrc[m[1]]
+		// go build names a file by the shorter of its absolute path and its
+		// path relative to root: a temporary directory near the clone comes
+		// back relative.
+		src := m[1]
+		if !filepath.IsAbs(src) {
+			src = filepath.Join(root, src)
+		}
+		g, ok := bySrc[filepath.Clean(src)]
 		if !ok {
 			t.Errorf("go build: %s", line)
 			continue
