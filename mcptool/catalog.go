@@ -73,34 +73,9 @@ func schemaMap(raw []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// resolve follows a local $ref.
-func resolve(root, s map[string]any) map[string]any {
-	for i := 0; i < 32; i++ {
-		ref, ok := s["$ref"].(string)
-		if !ok {
-			return s
-		}
-		next, ok := schemaref.Lookup(root, ref)
-		if !ok {
-			return s
-		}
-		merged := map[string]any{}
-		for k, v := range next {
-			merged[k] = v
-		}
-		for k, v := range s {
-			if k != "$ref" {
-				merged[k] = v
-			}
-		}
-		s = merged
-	}
-	return s
-}
-
 // flatten lists the properties of an object schema.
 func flatten(root, s map[string]any, prefix string, parentRequired bool, seen map[string]bool) []catalog.Argument {
-	s = resolve(root, s)
+	s = schemaref.Resolve(root, s)
 	props, _ := s["properties"].(map[string]any)
 	if len(props) == 0 {
 		return nil
@@ -127,7 +102,7 @@ func flatten(root, s map[string]any, prefix string, parentRequired bool, seen ma
 			seen = copySeen(seen)
 			seen[ref] = true
 		}
-		ps = resolve(root, ps)
+		ps = schemaref.Resolve(root, ps)
 		a := catalog.Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
 		a.Description, _ = ps["description"].(string)
 		out = append(out, a)
@@ -136,7 +111,7 @@ func flatten(root, s map[string]any, prefix string, parentRequired bool, seen ma
 			out = append(out, flatten(root, ps, a.Path+".", a.Required, seen)...)
 		case ps["items"] != nil:
 			items, _ := ps["items"].(map[string]any)
-			items = resolve(root, items)
+			items = schemaref.Resolve(root, items)
 			if items["properties"] != nil {
 				out = append(out, flatten(root, items, a.Path+"[].", a.Required, seen)...)
 			}
@@ -154,7 +129,7 @@ func copySeen(m map[string]bool) map[string]bool {
 }
 
 func typeOf(root, s map[string]any) string {
-	s = resolve(root, s)
+	s = schemaref.Resolve(root, s)
 	switch t := s["type"].(type) {
 	case string:
 		switch t {
@@ -248,7 +223,7 @@ func (r *Registry) example(t *tool, in map[string]any) (json.RawMessage, error) 
 }
 
 func exampleValue(root, s map[string]any, depth int) any {
-	s = resolve(root, s)
+	s = schemaref.Resolve(root, s)
 	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 {
 		return ex[0]
 	}

@@ -51,3 +51,30 @@ func Lookup(doc map[string]any, ref string) (s map[string]any, ok bool) {
 	s, ok = target.(map[string]any)
 	return s, ok
 }
+
+// Resolve follows s's local $ref within root (through chains, at most 32
+// deep), keeping the referring schema's sibling keywords over the target's;
+// it returns s itself when s has no $ref or the reference leads nowhere.
+func Resolve(root, s map[string]any) map[string]any {
+	for range 32 {
+		ref, ok := s["$ref"].(string)
+		if !ok {
+			return s
+		}
+		next, ok := Lookup(root, ref)
+		if !ok {
+			return s
+		}
+		merged := make(map[string]any, len(next)+len(s))
+		for k, v := range next {
+			merged[k] = v
+		}
+		for k, v := range s {
+			if k != "$ref" {
+				merged[k] = v
+			}
+		}
+		s = merged
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 package schemaref
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -63,5 +64,25 @@ func TestLookup(t *testing.T) {
 		if ok && got["type"] != tc.want["type"] {
 			t.Errorf("Lookup(%q) = %v, want %v", tc.ref, got, tc.want)
 		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	root := map[string]any{"$defs": map[string]any{
+		"A": map[string]any{"$ref": "#/$defs/B", "description": "a"},
+		"B": map[string]any{"type": "string", "description": "b"},
+	}}
+	got := Resolve(root, map[string]any{"$ref": "#/$defs/A", "title": "t"})
+	want := map[string]any{"type": "string", "description": "a", "title": "t"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("a chain of references with siblings: got %v, want %v", got, want)
+	}
+	dangling := map[string]any{"$ref": "#/$defs/None"}
+	if got := Resolve(root, dangling); !reflect.DeepEqual(got, dangling) {
+		t.Errorf("a reference that leads nowhere: got %v, want the schema itself", got)
+	}
+	loop := map[string]any{"$defs": map[string]any{"L": map[string]any{"$ref": "#/$defs/L"}}}
+	if got := Resolve(loop, map[string]any{"$ref": "#/$defs/L"}); got["$ref"] != "#/$defs/L" {
+		t.Errorf("a reference to itself ends: got %v", got)
 	}
 }

@@ -335,7 +335,7 @@ func (s *schemaDiff) compare(where string, o, a map[string]any, depth int) {
 	if depth > 32 {
 		return
 	}
-	o, a = resolve(s.oldRoot, o), resolve(s.newRoot, a)
+	o, a = schemaref.Resolve(s.oldRoot, o), schemaref.Resolve(s.newRoot, a)
 	s.types(where, o, a)
 	s.enum(where, o, a)
 	for _, k := range []string{"const", "pattern", "format", "multipleOf"} {
@@ -412,31 +412,6 @@ func union(a, b map[string]any) map[string]bool {
 
 func str(v any) string {
 	s, _ := v.(string)
-	return s
-}
-
-// resolve follows a local $ref, keeping the referring schema's siblings.
-func resolve(root, s map[string]any) map[string]any {
-	for i := 0; i < 32; i++ {
-		ref, ok := s["$ref"].(string)
-		if !ok {
-			return s
-		}
-		next, ok := schemaref.Lookup(root, ref)
-		if !ok {
-			return s
-		}
-		merged := map[string]any{}
-		for k, v := range next {
-			merged[k] = v
-		}
-		for k, v := range s {
-			if k != "$ref" {
-				merged[k] = v
-			}
-		}
-		s = merged
-	}
 	return s
 }
 
