@@ -240,7 +240,23 @@ func (f *fuzzer) accepts(v any) bool {
 		return false
 	}
 	inst, err := sjs.UnmarshalJSON(bytes.NewReader(b))
-	return err == nil && f.oracle.Validate(inst) == nil
+	if err != nil {
+		return false
+	}
+	verr, decided := f.judge(inst)
+	return decided && verr == nil
+}
+
+// judge validates inst with the oracle. decided is false when the oracle
+// cannot tell: santhosh-tekuri/jsonschema v6.0.3 panics comparing a number
+// whose exponent math/big cannot hold (1e9999999999) with a bound.
+func (f *fuzzer) judge(inst any) (verr error, decided bool) {
+	defer func() {
+		if recover() != nil {
+			verr, decided = nil, false
+		}
+	}()
+	return f.oracle.Validate(inst), true
 }
 
 // check calls the tool with doc and returns whether the schema accepts
@@ -251,13 +267,16 @@ func (f *fuzzer) check(c *Conn, doc []byte) (valid bool, kind, detail string) {
 	if err != nil {
 		return false, "", ""
 	}
-	verr := f.oracle.Validate(inst)
-	valid = verr == nil
+	verr, decided := f.judge(inst)
+	valid = decided && verr == nil
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	res, err := c.call(ctx, f.name, json.RawMessage(doc))
 	docKind := "invalid"
-	if valid {
+	switch {
+	case !decided:
+		docKind = "undecidable"
+	case valid:
 		docKind = "valid"
 	}
 	details := func(why, result string) string {
@@ -279,6 +298,9 @@ func (f *fuzzer) check(c *Conn, doc []byte) (valid bool, kind, detail string) {
 	case res.IsError && isInternal(text):
 		return valid, "an internal error for a " + docKind + " document",
 			details("a panic, or an error not meant for the model: the registry's logger has it under the ref", text)
+	case !decided:
+		// Only the two answers above break the contract for a document
+		// the oracle cannot judge.
 	case valid && refused:
 		if rules := schemaRules(text); len(rules) > 0 {
 			return valid, "refused a document the published schema accepts", details("refused for "+strings.Join(rules, ", "), text)
