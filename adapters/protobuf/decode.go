@@ -12,6 +12,7 @@ import (
 	"buf.build/go/protovalidate"
 	"github.com/invopop/jsonschema"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -70,7 +71,13 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 				if len(kw) > 0 {
 					rule = kw[len(kw)-1]
 				}
-				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, loc), Rule: rule, Msg: e.ErrorKind.LocalizedString(printer)})
+				msg := e.ErrorKind.LocalizedString(printer)
+				if p, ok := e.ErrorKind.(*kind.Pattern); ok {
+					if f, ok := formatPatterns[p.Want]; ok {
+						rule, msg = f.rule, f.msg // protovalidate's words, not the pattern
+					}
+				}
+				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, loc), Rule: rule, Msg: msg})
 			})
 		}
 	}

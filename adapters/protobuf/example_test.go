@@ -39,7 +39,7 @@ func ExampleTypes() {
 	// {"bookId":"b-1","title":"Dune","authors":["Frank Herbert"],"year":1965,"shelf":"SHELF_FICTION","added":"2026-01-02T03:04:05Z"}
 	// invalid arguments:
 	// - (arguments): additional properties 'extra' not allowed (additionalProperties)
-	// - member: 'ada' is not valid email: missing @ (format)
+	// - member: must be a valid email address (string.email)
 }
 
 // AddService registers a service from its descriptor: one with source

@@ -2,7 +2,9 @@ package mcpproto
 
 import (
 	"encoding/json"
+	"reflect"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
 	"github.com/invopop/jsonschema"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -59,7 +61,7 @@ func (b *schemaBuilder) findRecursive(md protoreflect.MessageDescriptor, path []
 func (b *schemaBuilder) root(md protoreflect.MessageDescriptor) *jsonschema.Schema {
 	var s *jsonschema.Schema
 	if w := wellKnown(md); w != nil {
-		s = w()
+		s = w(b.output)
 	} else {
 		s = b.object(md)
 		if b.recursive[md.FullName()] {
@@ -78,7 +80,7 @@ func defName(md protoreflect.MessageDescriptor) string { return string(md.FullNa
 // reference to a recursive message, or the message inline.
 func (b *schemaBuilder) message(md protoreflect.MessageDescriptor) *jsonschema.Schema {
 	if w := wellKnown(md); w != nil {
-		return w()
+		return w(b.output)
 	}
 	if b.recursive[md.FullName()] {
 		name := defName(md)
@@ -153,40 +155,57 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 		if od.IsSynthetic() {
 			continue
 		}
-		var names [][]string
+		var fds []protoreflect.FieldDescriptor
 		for j := 0; j < od.Fields().Len(); j++ {
-			fd := od.Fields().Get(j)
-			n := []string{fd.JSONName()}
-			if string(fd.Name()) != fd.JSONName() && !b.output {
-				n = append(n, string(fd.Name()))
-			}
-			names = append(names, n)
+			fds = append(fds, od.Fields().Get(j))
 		}
-		for x := 0; x < len(names); x++ {
-			for y := x + 1; y < len(names); y++ {
-				for _, a := range names[x] {
-					for _, c := range names[y] {
-						both := &jsonschema.Schema{Required: []string{a, c}, Properties: jsonschema.NewProperties()}
-						both.Properties.Set(a, notNull())
-						both.Properties.Set(c, notNull())
-						s.AllOf = append(s.AllOf, &jsonschema.Schema{Not: both})
-					}
-				}
-			}
-		}
-		if b.rules && oneofRequired(od) {
-			var any []*jsonschema.Schema
-			for _, n := range names {
-				for _, name := range n {
-					one := &jsonschema.Schema{Required: []string{name}, Properties: jsonschema.NewProperties()}
-					one.Properties.Set(name, notNull())
-					any = append(any, one)
-				}
-			}
-			s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: any})
+		b.exclusive(s, fds, b.rules && oneofRequired(od))
+	}
+	// So do the fields of protovalidate's message oneof rule.
+	if b.rules {
+		groups, required := messageOneofs(md)
+		for i, fds := range groups {
+			b.exclusive(s, fds, required[i])
 		}
 	}
 	return s
+}
+
+// exclusive says in s, a message's schema, that at most one of fds is set
+// (given and not null), exactly one when required; each by its JSON name
+// or its original name.
+func (b *schemaBuilder) exclusive(s *jsonschema.Schema, fds []protoreflect.FieldDescriptor, required bool) {
+	var names [][]string
+	for _, fd := range fds {
+		n := []string{fd.JSONName()}
+		if string(fd.Name()) != fd.JSONName() && !b.output {
+			n = append(n, string(fd.Name()))
+		}
+		names = append(names, n)
+	}
+	for x := 0; x < len(names); x++ {
+		for y := x + 1; y < len(names); y++ {
+			for _, a := range names[x] {
+				for _, c := range names[y] {
+					both := &jsonschema.Schema{Required: []string{a, c}, Properties: jsonschema.NewProperties()}
+					both.Properties.Set(a, notNull())
+					both.Properties.Set(c, notNull())
+					s.AllOf = append(s.AllOf, &jsonschema.Schema{Not: both})
+				}
+			}
+		}
+	}
+	if required {
+		var anyOf []*jsonschema.Schema
+		for _, n := range names {
+			for _, name := range n {
+				one := &jsonschema.Schema{Required: []string{name}, Properties: jsonschema.NewProperties()}
+				one.Properties.Set(name, notNull())
+				anyOf = append(anyOf, one)
+			}
+		}
+		s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: anyOf})
+	}
 }
 
 func notNull() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{Type: "null"}} }
@@ -195,29 +214,37 @@ func notNull() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.S
 // reads null as the field unset).
 func (b *schemaBuilder) field(fd protoreflect.FieldDescriptor) *jsonschema.Schema {
 	var s *jsonschema.Schema
+	var r *validate.FieldRules
+	if b.rules {
+		r = fieldRules(fd)
+	}
 	switch {
 	case fd.IsMap():
-		s = &jsonschema.Schema{Type: "object", AdditionalProperties: b.single(fd.MapValue())}
+		s = &jsonschema.Schema{Type: "object", AdditionalProperties: b.single(fd.MapValue(), typeRules(r.GetMap().GetValues()))}
+		key := &jsonschema.Schema{}
 		switch fd.MapKey().Kind() {
 		case protoreflect.BoolKind:
-			s.PropertyNames = &jsonschema.Schema{Enum: []any{"true", "false"}}
+			key.Enum = []any{"true", "false"}
 		case protoreflect.StringKind:
+			valueRules(protoreflect.StringKind, typeRules(r.GetMap().GetKeys()), key)
 		default:
-			s.PropertyNames = &jsonschema.Schema{Pattern: intPattern}
+			key.Pattern = intPattern
 		}
-		if b.rules {
-			b.mapRules(fd, s)
+		if !reflect.ValueOf(*key).IsZero() {
+			s.PropertyNames = key
 		}
+		mapRules(r.GetMap(), s)
 	case fd.IsList():
-		s = &jsonschema.Schema{Type: "array", Items: b.single(fd)}
-		if b.rules {
-			b.repeatedRules(fd, s)
-		}
+		s = &jsonschema.Schema{Type: "array", Items: b.single(fd, typeRules(r.GetRepeated().GetItems()))}
+		repeatedRules(fd, r.GetRepeated(), s)
 	default:
-		s = b.single(fd)
+		s = b.single(fd, typeRules(r))
 	}
 	if d := b.docs.of(fd); d != "" {
 		s.Description = d
+	}
+	if r.GetIgnore() == validate.Ignore_IGNORE_IF_ZERO_VALUE {
+		s = orZero(fd, s) // the rules hold for any other value
 	}
 	if b.rules && b.requiredField(fd) {
 		return requiredValue(fd, s) // present, not null, not the zero value
@@ -229,31 +256,39 @@ func (b *schemaBuilder) field(fd protoreflect.FieldDescriptor) *jsonschema.Schem
 }
 
 // single is the schema of one value of fd's type (an element of a list,
-// the value of a map).
-func (b *schemaBuilder) single(fd protoreflect.FieldDescriptor) *jsonschema.Schema {
-	var s *jsonschema.Schema
+// the value of a map) under rules, the type's rules (StringRules, ...) of
+// that value, nil for none.
+func (b *schemaBuilder) single(fd protoreflect.FieldDescriptor, rules protoreflect.Message) *jsonschema.Schema {
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return b.message(fd.Message())
-	case protoreflect.EnumKind:
-		s = enumSchema(fd.Enum())
-		if b.rules {
-			b.enumRules(fd, s)
-		}
+		s := b.message(fd.Message())
+		anyRules(fd.Message(), rules, s)
 		return s
-	default:
-		s = scalarSchema(fd.Kind())
+	case protoreflect.EnumKind:
+		s := enumSchema(fd.Enum())
+		enumRules(fd.Enum(), rules, s)
+		return s
 	}
-	if b.rules {
-		b.scalarRules(fd, s)
-	}
+	s := scalarSchema(fd.Kind(), b.output)
+	valueRules(fd.Kind(), rules, s)
 	return s
 }
 
-const intPattern = `^-?(0|[1-9][0-9]*)$`
+const (
+	intPattern  = `^-?(0|[1-9][0-9]*)$`
+	uintPattern = `^(0|[1-9][0-9]*)$`
+	// A float's string form: "NaN", "Infinity", "-Infinity" or a number.
+	floatPattern  = `^(NaN|-?Infinity|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)$`
+	finitePattern = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`
+)
 
-// scalarSchema is the schema of a scalar kind as protojson reads it.
-func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
+// scalarSchema is the schema of a scalar kind as protojson reads it (an
+// argument) or writes it (a result, output). protojson reads a number as
+// a JSON number or a string ("5", "1.5", "NaN"): two anyOf branches, each
+// of one type, the number first. It writes a 64-bit integer as a decimal
+// string, a 32-bit one as a number, and a float as a number or "NaN",
+// "Infinity", "-Infinity".
+func scalarSchema(k protoreflect.Kind, output bool) *jsonschema.Schema {
 	switch k {
 	case protoreflect.BoolKind:
 		return &jsonschema.Schema{Type: "boolean"}
@@ -262,27 +297,46 @@ func scalarSchema(k protoreflect.Kind) *jsonschema.Schema {
 	case protoreflect.BytesKind:
 		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64"}
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
-		// A number, or a string: "NaN", "Infinity", "-Infinity" or a number.
-		s := &jsonschema.Schema{Pattern: `^(NaN|-?Infinity|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)$`}
-		return withTypes(s, "number", "string")
+		str := &jsonschema.Schema{Type: "string", Pattern: floatPattern}
+		if output {
+			str = &jsonschema.Schema{Type: "string", Enum: []any{"NaN", "Infinity", "-Infinity"}}
+		}
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "number"}, str}}
 	}
-	// Integers: a number or a decimal string, within the kind's range.
+	// Integers: a number within the kind's range, or a decimal string.
 	var lo, hi string
+	wide := false
 	switch k {
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		lo, hi = "-2147483648", "2147483647"
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		lo, hi = "0", "4294967295"
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		lo, hi = "-9223372036854775808", "9223372036854775807"
+		lo, hi, wide = "-9223372036854775808", "9223372036854775807", true
 	default:
-		lo, hi = "0", "18446744073709551615"
+		lo, hi, wide = "0", "18446744073709551615", true
 	}
-	s := &jsonschema.Schema{Minimum: json.Number(lo), Maximum: json.Number(hi), Pattern: intPattern}
+	num := &jsonschema.Schema{Type: "integer", Minimum: json.Number(lo), Maximum: json.Number(hi)}
+	str := &jsonschema.Schema{Type: "string", Pattern: intPattern}
 	if lo == "0" {
-		s.Pattern = `^(0|[1-9][0-9]*)$`
+		str.Pattern = uintPattern
 	}
-	return withTypes(s, "integer", "string")
+	switch {
+	case output && wide:
+		return str
+	case output:
+		return num
+	}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{num, str}}
+}
+
+// numberForms returns the number branch and the string branch of a
+// number's schema (scalarSchema's), nil when s is not one.
+func numberForms(s *jsonschema.Schema) (num, str *jsonschema.Schema) {
+	if len(s.AnyOf) == 2 && (s.AnyOf[0].Type == "integer" || s.AnyOf[0].Type == "number") && s.AnyOf[1].Type == "string" {
+		return s.AnyOf[0], s.AnyOf[1]
+	}
+	return nil, nil
 }
 
 // enumSchema is an enum's value names, or any number protojson takes for
@@ -308,39 +362,37 @@ func enumSchema(ed protoreflect.EnumDescriptor) *jsonschema.Schema {
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{byName, byNumber}}
 }
 
-// nullable lets s be null too.
+// nullable lets s be null too, as an anyOf branch of its own (a type array
+// such as ["string","null"] is legal JSON Schema, but clients that map
+// schemas onto one type per schema reject it; MCP Inspector --strict warns).
 func nullable(s *jsonschema.Schema) *jsonschema.Schema {
+	null := &jsonschema.Schema{Type: "null"}
+	rest := *s
+	rest.Description, rest.Examples, rest.AnyOf = "", nil, nil
 	switch {
 	case s.Type == "null":
 		return s
-	case s.AllOf != nil || s.Const != nil || s.Not != nil:
-		// Keywords that would refuse null too.
-		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}, Description: moveDescription(s)}
-	case s.Type != "":
-		return withTypes(s, s.Type, "null")
-	case s.Extras["type"] != nil:
-		ts := s.Extras["type"].([]string)
-		return withTypes(s, append(ts[:len(ts):len(ts)], "null")...)
-	case s.Ref != "" || s.AnyOf != nil || s.Enum != nil:
-		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, {Type: "null"}}, Description: moveDescription(s)}
+	case len(s.AnyOf) > 0 && reflect.ValueOf(rest).IsZero():
+		// Only branches: one more.
+		c := *s
+		c.AnyOf = append(s.AnyOf[:len(s.AnyOf):len(s.AnyOf)], null)
+		return &c
+	case len(s.Extras) == 0 && isAnything(rest):
+		return s // any JSON already
 	}
-	return s // any JSON already
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, null}, Description: moveDescription(s)}
+}
+
+// isAnything reports a schema without keywords (Extras aside).
+func isAnything(s jsonschema.Schema) bool {
+	s.Extras = nil
+	return reflect.ValueOf(s).IsZero()
 }
 
 func moveDescription(s *jsonschema.Schema) string {
 	d := s.Description
 	s.Description = ""
 	return d
-}
-
-// withTypes sets the type keyword of s to types.
-func withTypes(s *jsonschema.Schema, types ...string) *jsonschema.Schema {
-	s.Type = ""
-	if s.Extras == nil {
-		s.Extras = map[string]any{}
-	}
-	s.Extras["type"] = types
-	return s
 }
 
 // firstExample finds the first example value of a field's schema, within

@@ -26,6 +26,7 @@ func shapesRegistry(t *testing.T) *mcptool.Registry {
 	require.NoError(t, reg.Add("shapes", echo[testpb.Shapes]))
 	require.NoError(t, reg.Add("tree", echo[testpb.Tree]))
 	require.NoError(t, reg.Add("well_known", echo[testpb.WellKnown]))
+	require.NoError(t, reg.Add("rules", echo[testpb.Rules]))
 	return reg
 }
 
@@ -33,7 +34,7 @@ func shapesRegistry(t *testing.T) *mcptool.Registry {
 // shape and well-known type to testdata/ (go test -update rewrites them).
 func TestGoldenSchemas(t *testing.T) {
 	reg := shapesRegistry(t)
-	for _, name := range []string{"scalars", "shapes", "tree", "well_known"} {
+	for _, name := range []string{"scalars", "shapes", "tree", "well_known", "rules"} {
 		tl, ok := reg.Tool(name)
 		require.True(t, ok)
 		assert.JSONEq(t, golden(t, name+"_input", tl.InputSchema), string(tl.InputSchema.(json.RawMessage)), name)

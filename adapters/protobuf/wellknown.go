@@ -23,43 +23,43 @@ import (
 //     for a well-known type, a "value" member holding its JSON). Decoding it
 //     needs the named type linked into the program; the schema cannot say
 //     which types those are.
-func wellKnown(md protoreflect.MessageDescriptor) func() *jsonschema.Schema {
+func wellKnown(md protoreflect.MessageDescriptor) func(output bool) *jsonschema.Schema {
 	if md.ParentFile() == nil || md.ParentFile().Package() != "google.protobuf" {
 		return nil
 	}
 	switch md.Name() {
 	case "Timestamp":
-		return func() *jsonschema.Schema {
+		return func(bool) *jsonschema.Schema {
 			return &jsonschema.Schema{Type: "string", Format: "date-time",
 				Pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$`}
 		}
 	case "Duration":
-		return func() *jsonschema.Schema {
+		return func(bool) *jsonschema.Schema {
 			return &jsonschema.Schema{Type: "string", Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`}
 		}
 	case "Struct":
-		return func() *jsonschema.Schema { return &jsonschema.Schema{Type: "object"} }
+		return func(bool) *jsonschema.Schema { return &jsonschema.Schema{Type: "object"} }
 	case "Value":
-		return func() *jsonschema.Schema { return &jsonschema.Schema{Extras: map[string]any{}} }
+		return func(bool) *jsonschema.Schema { return &jsonschema.Schema{Extras: map[string]any{}} }
 	case "ListValue":
-		return func() *jsonschema.Schema { return &jsonschema.Schema{Type: "array"} }
+		return func(bool) *jsonschema.Schema { return &jsonschema.Schema{Type: "array"} }
 	case "FieldMask":
-		return func() *jsonschema.Schema {
+		return func(bool) *jsonschema.Schema {
 			return &jsonschema.Schema{Type: "string", Pattern: `^([A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*(,[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*)*)?$`}
 		}
 	case "Empty":
-		return func() *jsonschema.Schema {
+		return func(bool) *jsonschema.Schema {
 			return &jsonschema.Schema{Type: "object", AdditionalProperties: jsonschema.FalseSchema}
 		}
 	case "Any":
-		return func() *jsonschema.Schema {
+		return func(bool) *jsonschema.Schema {
 			p := jsonschema.NewProperties()
 			p.Set("@type", &jsonschema.Schema{Type: "string", Description: "The message type, e.g. type.googleapis.com/google.protobuf.Duration."})
 			return &jsonschema.Schema{Type: "object", Properties: p, Required: []string{"@type"},
 				Description: "Any message: \"@type\" names its type; its fields follow (a well-known type's JSON goes in \"value\")."}
 		}
 	case "DoubleValue", "FloatValue", "Int64Value", "UInt64Value", "Int32Value", "UInt32Value", "BoolValue", "StringValue", "BytesValue":
-		return func() *jsonschema.Schema { return scalarSchema(md.Fields().ByName("value").Kind()) }
+		return func(output bool) *jsonschema.Schema { return scalarSchema(md.Fields().ByName("value").Kind(), output) }
 	}
 	return nil
 }
