@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpproto "github.com/mcpgen/mcpgen/adapters/protobuf"
 	"github.com/mcpgen/mcpgen/adapters/protobuf/internal/testpb"
@@ -42,22 +40,17 @@ func ExampleTypes() {
 	// - member: must be a valid email address (string.email)
 }
 
-// AddService registers a service from its descriptor: one with source
-// info (from a descriptor set written by protoc --include_source_info)
-// describes each tool by its method's comment.
+// AddService registers a service from its descriptor; one from Described,
+// with the source info of the descriptor set protogen writes, describes
+// each tool by its method's .proto comment.
 func ExampleAddService() {
-	files, err := protodesc.NewFiles(descriptorSetOf(testpb.Descriptors))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	d, err := files.FindDescriptorByName("mcpgen.test.Library")
+	sd, err := mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"), testpb.Descriptors)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	reg := mcptool.NewRegistry(mcpproto.Types(), mcptool.Logger(slog.New(slog.DiscardHandler)))
-	if err := mcpproto.AddService(reg, d.(protoreflect.ServiceDescriptor), newLibrary(), mcptool.Prefix("library_")); err != nil {
+	if err := mcpproto.AddService(reg, sd, newLibrary(), mcptool.Prefix("library_")); err != nil {
 		fmt.Println(err)
 		return
 	}

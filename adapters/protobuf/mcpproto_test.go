@@ -17,10 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -133,12 +129,10 @@ func TestAddMethodsOnGRPCServer(t *testing.T) {
 }
 
 func TestAddService(t *testing.T) {
-	files, err := protodesc.NewFiles(descriptorSet(t))
-	require.NoError(t, err)
-	d, err := files.FindDescriptorByName("mcpgen.test.Library")
+	sd, err := mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"), testpb.Descriptors)
 	require.NoError(t, err)
 	reg := mcptool.NewRegistry(mcpproto.Types(), quiet())
-	require.NoError(t, mcpproto.AddService(reg, d.(protoreflect.ServiceDescriptor), newLibrary(), mcptool.Prefix("library_"),
+	require.NoError(t, mcpproto.AddService(reg, sd, newLibrary(), mcptool.Prefix("library_"),
 		mcptool.Method("LendBook", mcptool.Description("Lends a book (explicit)."))))
 	got := map[string]string{}
 	for _, tl := range reg.Tools() {
@@ -153,40 +147,64 @@ func TestAddService(t *testing.T) {
 		"library_get_book":  "Gets one book by its ID.",
 		"library_lend_book": "Lends a book (explicit).",
 	}, got, "the methods impl inherits from its Unimplemented stub are no tools")
+
+	_, err = mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"), []byte("not a descriptor set"))
+	assert.ErrorContains(t, err, "mcpproto.Described(mcpgen.test.Library)")
+	_, err = mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"))
+	assert.ErrorContains(t, err, "the descriptor sets have no such service")
 }
 
-func descriptorSet(t *testing.T) *descriptorpb.FileDescriptorSet {
-	t.Helper()
-	set := descriptorSetOf(testpb.Descriptors)
-	require.NotNil(t, set)
-	return set
-}
+// TestDescriptionsFromComments pins where the .proto comments come from:
+// the descriptor set protogen writes (go generate) carries them, for the
+// tools (Described + AddService) and for the messages and fields
+// (SourceInfo), with AddMethods too; the generated Go code does not, so
+// without the set there are none.
+func TestDescriptionsFromComments(t *testing.T) {
+	generated := testpb.File_library_proto.Services().ByName("Library")
+	require.Zero(t, generated.ParentFile().SourceLocations().Len(), "protoc-gen-go keeps no comments: if it now does, Described is not needed")
 
-// descriptorSetOf is a serialized descriptor set with the files it imports
-// added from the program's registry; nil when raw is not one.
-func descriptorSetOf(raw []byte) *descriptorpb.FileDescriptorSet {
-	var set descriptorpb.FileDescriptorSet
-	if proto.Unmarshal(raw, &set) != nil {
-		return nil
-	}
-	// The imports come from the program's own registry.
-	have := map[string]bool{}
-	for _, f := range set.File {
-		have[f.GetName()] = true
-	}
-	var add func(fd protoreflect.FileDescriptor)
-	add = func(fd protoreflect.FileDescriptor) {
-		for i := 0; i < fd.Imports().Len(); i++ {
-			add(fd.Imports().Get(i).FileDescriptor)
+	fieldDoc := func(reg *mcptool.Registry, tool, field string) string {
+		tl, ok := reg.Tool(tool)
+		require.True(t, ok, tool)
+		var s struct {
+			Description string
+			Properties  map[string]struct{ Description string }
 		}
-		if !have[fd.Path()] {
-			have[fd.Path()] = true
-			set.File = append([]*descriptorpb.FileDescriptorProto{protodesc.ToFileDescriptorProto(fd)}, set.File...)
-		}
+		require.NoError(t, json.Unmarshal(tl.InputSchema.(json.RawMessage), &s))
+		return s.Properties[field].Description
 	}
-	add(testpb.File_library_proto)
-	add(testpb.File_shapes_proto)
-	return &set
+
+	// Without the descriptor set: no comments anywhere.
+	reg := mcptool.NewRegistry(mcpproto.Types(), quiet())
+	require.NoError(t, mcpproto.AddService(reg, generated, newLibrary()))
+	tl, _ := reg.Tool("lend_book")
+	assert.Empty(t, tl.Description)
+	assert.Empty(t, fieldDoc(reg, "lend_book", "member"))
+
+	// With it: the rpc comment is the tool's description, the field
+	// comments the properties'.
+	sd, err := mcpproto.Described(generated, testpb.Descriptors)
+	require.NoError(t, err)
+	reg = mcptool.NewRegistry(mcpproto.Types(mcpproto.SourceInfo(testpb.Descriptors)), quiet())
+	require.NoError(t, mcpproto.AddService(reg, sd, newLibrary()))
+	tl, _ = reg.Tool("lend_book")
+	assert.Equal(t, "Lends a book to a member.", tl.Description)
+	assert.Equal(t, "The member's e-mail address.", fieldDoc(reg, "lend_book", "member"))
+	assert.Equal(t, "How many days, when due is not given.", fieldDoc(reg, "lend_book", "days"))
+	tl, _ = reg.Tool("get_book")
+	assert.Equal(t, "Gets one book by its ID.", tl.Description)
+	var out struct{ Description string }
+	require.NoError(t, json.Unmarshal(tl.OutputSchema.(json.RawMessage), &out))
+	assert.Equal(t, "A book of the library.", out.Description, "a message's comment describes its schema")
+
+	// AddMethods: the fields' comments through SourceInfo; a tool's
+	// description from an option (or the Go method's doc comment, through
+	// cmd/mcpgen), as AddMethods has no service descriptor.
+	reg = mcptool.NewRegistry(mcpproto.Types(mcpproto.SourceInfo(testpb.Descriptors)), quiet())
+	require.NoError(t, reg.AddMethods(newLibrary(), mcptool.Method("LendBook", mcptool.Description("Lends a book."))))
+	tl, _ = reg.Tool("lend_book")
+	assert.Equal(t, "Lends a book.", tl.Description)
+	assert.Equal(t, "The member's e-mail address.", fieldDoc(reg, "lend_book", "member"))
 }
 
 // normalizeUnknown keeps the unknown-field report independent of the

@@ -3,8 +3,13 @@ package mcpproto
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 )
@@ -12,13 +17,14 @@ import (
 // AddService registers the unary methods of the service sd that impl
 // implements as tools, as [mcptool.Registry.AddMethods] does (named in
 // snake_case, options by Go method name), for when the Go type alone does
-// not lead to the service: impl may implement several services, or one in
-// part. Each tool is described by its method's .proto comment when sd
-// carries source info — a descriptor from protodesc.NewFiles over a
-// descriptor set written by protoc --include_source_info does; one from
-// generated Go code does not — unless an option describes it. The
+// not lead to the service (impl may implement several services, or one in
+// part), or to describe each tool by its method's .proto comment. The
+// comments are in sd when it carries source info: a descriptor from
+// [Described] does, one from generated Go code does not. An option
+// (mcptool.Method(name, mcptool.Description(…))) wins over the comment. The
 // method's idempotency_level option gives its hints (NO_SIDE_EFFECTS:
-// read-only; IDEMPOTENT: idempotent). Streaming methods are skipped. The registry must have been made with [Types].
+// read-only; IDEMPOTENT: idempotent). Streaming methods are skipped. The
+// registry must have been made with [Types].
 func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl any, opts ...mcptool.MethodsOption) error {
 	t := reflect.TypeOf(impl)
 	if t == nil {
@@ -49,4 +55,66 @@ func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl a
 	}
 	all := append([]mcptool.MethodsOption{mcptool.Include(include...)}, described...)
 	return reg.AddMethods(impl, append(all, opts...)...)
+}
+
+// Described returns the service sd as the descriptor sets describe it,
+// with their source info: the .proto comments, which [AddService] makes
+// the tools' descriptions. Generated Go code carries no comments
+// (protoc-gen-go leaves them out), so sd — typically from generated code,
+// pb.File_library_proto.Services().ByName("Library") — is looked up by
+// name in sets: serialized google.protobuf.FileDescriptorSet messages
+// written by protoc --include_source_info (cmd/protogen writes one,
+// descriptors.binpb, to embed), the same sets [SourceInfo] takes for the
+// fields' descriptions. The files they import and do not hold come from
+// the program's registry (protoregistry.GlobalFiles).
+func Described(sd protoreflect.ServiceDescriptor, sets ...[]byte) (protoreflect.ServiceDescriptor, error) {
+	var all descriptorpb.FileDescriptorSet
+	have := map[string]bool{}
+	for _, raw := range sets {
+		var set descriptorpb.FileDescriptorSet
+		if err := proto.Unmarshal(raw, &set); err != nil {
+			return nil, fmt.Errorf("mcpproto.Described(%s): %w", sd.FullName(), err)
+		}
+		for _, f := range set.GetFile() {
+			if !have[f.GetName()] {
+				have[f.GetName()] = true
+				all.File = append(all.File, f)
+			}
+		}
+	}
+	// The imports the sets do not hold, from the program's registry
+	// (NewFiles takes the files in any order).
+	var add func(path string)
+	add = func(path string) {
+		if have[path] {
+			return
+		}
+		fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
+		if err != nil {
+			return // NewFiles names it
+		}
+		have[path] = true
+		for i := 0; i < fd.Imports().Len(); i++ {
+			add(fd.Imports().Get(i).Path())
+		}
+		all.File = append([]*descriptorpb.FileDescriptorProto{protodesc.ToFileDescriptorProto(fd)}, all.File...)
+	}
+	for _, f := range slices.Clone(all.File) {
+		for _, dep := range f.GetDependency() {
+			add(dep)
+		}
+	}
+	files, err := protodesc.NewFiles(&all)
+	if err != nil {
+		return nil, fmt.Errorf("mcpproto.Described(%s): %w", sd.FullName(), err)
+	}
+	d, err := files.FindDescriptorByName(sd.FullName())
+	if err != nil {
+		return nil, fmt.Errorf("mcpproto.Described(%s): the descriptor sets have no such service", sd.FullName())
+	}
+	out, ok := d.(protoreflect.ServiceDescriptor)
+	if !ok {
+		return nil, fmt.Errorf("mcpproto.Described(%s): not a service in the descriptor sets", sd.FullName())
+	}
+	return out, nil
 }

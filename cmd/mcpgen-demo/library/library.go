@@ -6,18 +6,12 @@ package library
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
-	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	mcpproto "github.com/mcpgen/mcpgen/adapters/protobuf"
@@ -107,7 +101,8 @@ func (s *Server) ReturnBook(_ context.Context, in *ReturnBookRequest) (*Loan, er
 // read goes to the read-only method and write to the two that change loans
 // (the demo gives them its scopes; nil adds nothing).
 func Register(reg *mcptool.Registry, s *Server, read, write mcptool.Option) error {
-	sd, err := describedService()
+	// The service with library.proto's comments (generated code has none).
+	sd, err := mcpproto.Described(File_library_proto.Services().ByName("Library"), descriptors)
 	if err != nil {
 		return err
 	}
@@ -120,56 +115,4 @@ func Register(reg *mcptool.Registry, s *Server, read, write mcptool.Option) erro
 // keep drops the nil options.
 func keep(opts ...mcptool.Option) []mcptool.Option {
 	return slices.DeleteFunc(opts, func(o mcptool.Option) bool { return o == nil })
-}
-
-// describedService is the Library service with its source info (its
-// comments), from the embedded descriptor set; its imports are the
-// program's.
-func describedService() (protoreflect.ServiceDescriptor, error) {
-	var set descriptorpb.FileDescriptorSet
-	if err := proto.Unmarshal(descriptors, &set); err != nil {
-		return nil, err
-	}
-	files, err := protodesc.FileOptions{AllowUnresolvable: false}.NewFiles(withImports(&set))
-	if err != nil {
-		return nil, fmt.Errorf("library descriptors: %w", err)
-	}
-	d, err := files.FindDescriptorByName(File_library_proto.Services().Get(0).FullName())
-	if err != nil {
-		return nil, err
-	}
-	sd, ok := d.(protoreflect.ServiceDescriptor)
-	if !ok {
-		return nil, errors.New("library: not a service")
-	}
-	return sd, nil
-}
-
-// withImports adds the files set imports, from the program's registry.
-func withImports(set *descriptorpb.FileDescriptorSet) *descriptorpb.FileDescriptorSet {
-	have := map[string]bool{}
-	for _, f := range set.GetFile() {
-		have[f.GetName()] = true
-	}
-	var add func(path string)
-	add = func(path string) {
-		if have[path] {
-			return
-		}
-		fd, err := protoregistry.GlobalFiles.FindFileByPath(path)
-		if err != nil {
-			return // NewFiles reports it
-		}
-		have[path] = true
-		for i := 0; i < fd.Imports().Len(); i++ {
-			add(fd.Imports().Get(i).Path())
-		}
-		set.File = append([]*descriptorpb.FileDescriptorProto{protodesc.ToFileDescriptorProto(fd)}, set.File...)
-	}
-	for _, f := range slices.Clone(set.GetFile()) {
-		for _, dep := range f.GetDependency() {
-			add(dep)
-		}
-	}
-	return set
 }

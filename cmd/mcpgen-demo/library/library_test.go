@@ -30,6 +30,17 @@ func TestLibraryTools(t *testing.T) {
 	tl, ok := reg.Tool("library_lend_book")
 	require.True(t, ok)
 	assert.Contains(t, tl.Description, "Lends a book to a member for a number of days.")
+	// The fields' descriptions are library.proto's comments too (Types'
+	// SourceInfo, from the descriptor set go generate writes).
+	var in struct {
+		Properties map[string]struct{ Description string }
+		Examples   []map[string]any
+	}
+	require.NoError(t, json.Unmarshal(tl.InputSchema.(json.RawMessage), &in))
+	assert.Equal(t, "The member's e-mail address.", in.Properties["member"].Description)
+	assert.Equal(t, "For how many days: 7, 14 or 28.", in.Properties["days"].Description)
+	assert.Equal(t, []map[string]any{{"bookId": "b-1", "member": "ada@example.com", "days": float64(14)}}, in.Examples,
+		"the fields' protovalidate example options make one of the arguments")
 
 	res := call("library_search_books", `{"query":"dune"}`)
 	require.False(t, res.IsError, text(res))
