@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 
-
 	mcpproto "github.com/mcpgen/mcpgen/adapters/protobuf"
 	"github.com/mcpgen/mcpgen/adapters/protobuf/internal/testpb"
 	"github.com/mcpgen/mcpgen/mcptool"
