@@ -11,8 +11,9 @@
 // The input and output schemas say what protojson reads and writes:
 // properties by JSON name (the original .proto names are accepted too, as
 // protojson does, and marked deprecated), null for an unset field, enums by
-// value name or number, 64-bit integers as numbers or decimal strings,
-// oneof members mutually exclusive, maps as objects, and the well-known
+// value name or number, numbers as JSON numbers or strings ("14", "NaN"),
+// each an anyOf branch of one type (never a type array, which some clients
+// reject), oneof members mutually exclusive, maps as objects, and the well-known
 // types in their JSON forms (see wellknown.go: Timestamp as an RFC 3339
 // string, Duration as "1.5s", Struct/Value/ListValue as JSON, wrappers as
 // their value, FieldMask as its string, Empty as {}, Any as an object with
@@ -29,8 +30,12 @@
 //
 // # Descriptions
 //
-// Generated Go code does not carry the .proto comments. [SourceInfo] takes
-// descriptor sets written by protoc --include_source_info (embedded in the
-// program with an embed directive) and makes the comments of messages,
-// fields and methods the descriptions of schemas and tools.
+// Generated Go code does not carry the .proto comments; a descriptor set
+// written by protoc --include_source_info does (cmd/protogen writes one,
+// descriptors.binpb, to embed with go:embed). Given to [SourceInfo], its
+// comments of messages and fields describe the schemas (with AddMethods,
+// AddService and Front alike); given to [Described], its rpc comments
+// describe the tools [AddService] registers. AddMethods' tools are
+// described by options (mcptool.Method(name, mcptool.Description(…))) or
+// by the Go methods' doc comments (cmd/mcpgen).
 package mcpproto

@@ -25,9 +25,11 @@ type Option func(*handler)
 
 // SourceInfo gives the .proto comments of descriptor sets written with
 // protoc --include_source_info (serialized google.protobuf.FileDescriptorSet
-// messages, typically embedded with go:embed): they become the descriptions
-// of tools and fields. Generated Go code does not carry comments;
-// descriptors that do (protoreflect's SourceLocations) are read without it.
+// messages, such as the descriptors.binpb cmd/protogen writes, embedded
+// with go:embed): the comments of messages and fields become the
+// descriptions of their schemas. Generated Go code does not carry
+// comments; descriptors that do (protoreflect's SourceLocations) are read
+// without it. The tools' descriptions from rpc comments: [Described].
 func SourceInfo(sets ...[]byte) Option {
 	return func(h *handler) {
 		for _, s := range sets {
