@@ -131,7 +131,8 @@ func TestAddMethodsOnGRPCServer(t *testing.T) {
 func TestAddService(t *testing.T) {
 	sd, err := mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"), testpb.Descriptors)
 	require.NoError(t, err)
-	reg := mcptool.NewRegistry(mcpproto.Types(), quiet())
+	var logs strings.Builder
+	reg := mcptool.NewRegistry(mcpproto.Types(), mcptool.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
 	require.NoError(t, mcpproto.AddService(reg, sd, newLibrary(), mcptool.Prefix("library_"),
 		mcptool.Method("LendBook", mcptool.Description("Lends a book (explicit)."))))
 	got := map[string]string{}
@@ -147,6 +148,7 @@ func TestAddService(t *testing.T) {
 		"library_get_book":  "Gets one book by its ID.",
 		"library_lend_book": "Lends a book (explicit).",
 	}, got, "the methods impl inherits from its Unimplemented stub are no tools")
+	assert.Contains(t, logs.String(), "WatchBooks", "the streaming method is skipped with a note")
 
 	_, err = mcpproto.Described(testpb.File_library_proto.Services().ByName("Library"), []byte("not a descriptor set"))
 	assert.ErrorContains(t, err, "mcpproto.Described(mcpgen.test.Library)")

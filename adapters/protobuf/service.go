@@ -23,7 +23,8 @@ import (
 // [Described] does, one from generated Go code does not. An option
 // (mcptool.Method(name, mcptool.Description(…))) wins over the comment. The
 // method's idempotency_level option gives its hints (NO_SIDE_EFFECTS:
-// read-only; IDEMPOTENT: idempotent). Streaming methods are skipped. The
+// read-only; IDEMPOTENT: idempotent). Streaming methods are skipped, with a
+// note in the registry's log when impl declares them. The
 // registry must have been made with [Types].
 func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl any, opts ...mcptool.MethodsOption) error {
 	t := reflect.TypeOf(impl)
@@ -32,13 +33,18 @@ func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl a
 	}
 	var include []string
 	var described []mcptool.MethodsOption
+	unary := 0
 	methods := sd.Methods()
 	for i := 0; i < methods.Len(); i++ {
 		md := methods.Get(i)
+		name := string(md.Name())
 		if md.IsStreamingClient() || md.IsStreamingServer() {
+			if _, ok := t.MethodByName(name); ok {
+				include = append(include, name) // AddMethods skips it with a note in the log
+			}
 			continue
 		}
-		name := string(md.Name())
+		unary++
 		if _, ok := t.MethodByName(name); !ok {
 			return fmt.Errorf("mcpproto.AddService(%s): %s has no method %s", sd.FullName(), t, name)
 		}
@@ -50,7 +56,7 @@ func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl a
 			described = append(described, mcptool.Method(name, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments))))
 		}
 	}
-	if len(include) == 0 {
+	if unary == 0 {
 		return fmt.Errorf("mcpproto.AddService(%s): no unary method", sd.FullName())
 	}
 	all := append([]mcptool.MethodsOption{mcptool.Include(include...)}, described...)
