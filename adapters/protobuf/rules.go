@@ -42,8 +42,9 @@ import (
 //
 //   - CEL: the cel and cel_expression options of fields and messages, and
 //     predefined rules;
-//   - a numeric rule on the string form protojson also accepts ("5" for 5,
-//     "NaN"): JSON Schema cannot compare a string as a number;
+//   - a numeric rule on the string form protojson also accepts ("5", "5.0"
+//     and "5e0" for 5; "NaN"): JSON Schema cannot compare a string as a
+//     number (not_in and finite excepted);
 //   - string: len_bytes, min_bytes, max_bytes (UTF-8 bytes, not
 //     characters), uri, uri_ref, ip, ipv6, address, the ip prefix forms,
 //     host_and_port, protobuf_fqn, protobuf_dot_fqn (parsers, not regular
@@ -479,10 +480,10 @@ func values(l protoreflect.List, conv func(protoreflect.Value) any) []any {
 	return out
 }
 
-// numberRules mirrors a number's rules: bounds, const, in and not_in on its
-// JSON number branch; for an integer, const, in and not_in on its decimal
-// string branch too (the string of a value is one, "-0" aside); finite on
-// a float's string branch.
+// numberRules mirrors a number's rules on its JSON number branch: bounds,
+// const, in, not_in. Its string branch ("14", "14.0", "1.4e1" are one
+// value to protojson) gets not_in, as the canonical strings of the values
+// (the others pass, for protovalidate to refuse), and for a float, finite.
 func numberRules(k protoreflect.Kind, r ruleSet, s *jsonschema.Schema) {
 	num, str := numberForms(s)
 	if num == nil {
@@ -506,7 +507,7 @@ func numberRules(k protoreflect.Kind, r ruleSet, s *jsonschema.Schema) {
 		}
 		return "", false
 	}
-	// The JSON forms of listed values: numbers, and an integer's strings.
+	// The JSON forms of listed values: numbers, and their canonical strings.
 	forms := func(vs protoreflect.List) (nums, strs []any) {
 		for i := 0; vs != nil && i < vs.Len(); i++ {
 			if n, ok := toNumber(vs.Get(i)); ok {
@@ -520,7 +521,7 @@ func numberRules(k protoreflect.Kind, r ruleSet, s *jsonschema.Schema) {
 		return nums, strs
 	}
 	if !isInt && r.has("finite") && r.get("finite").Bool() {
-		str.Pattern = finitePattern
+		str.Pattern = numberPattern
 	}
 	lower, upper := r.has("gt") || r.has("gte"), r.has("lt") || r.has("lte")
 	exclusive := false // gt/gte above lt/lte: outside a range, not mirrored
@@ -556,25 +557,14 @@ func numberRules(k protoreflect.Kind, r ruleSet, s *jsonschema.Schema) {
 	if r.has("const") {
 		if n, ok := toNumber(r.get("const")); ok {
 			num.Const = n
-			if isInt {
-				str.Enum = []any{string(n)}
-				if n == "0" {
-					str.Enum = append(str.Enum, "-0")
-				}
-			}
 		}
 	}
-	if nums, strs := forms(r.list("in")); len(nums) > 0 {
+	if nums, _ := forms(r.list("in")); len(nums) > 0 {
 		num.Enum = nums
-		if isInt {
-			str.Enum = strs
-		}
 	}
 	if nums, strs := forms(r.list("not_in")); len(nums) > 0 {
 		num.Not = &jsonschema.Schema{Enum: nums}
-		if isInt {
-			str.Not = &jsonschema.Schema{Enum: strs}
-		}
+		str.Not = &jsonschema.Schema{Enum: strs}
 	}
 }
 

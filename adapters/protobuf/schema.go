@@ -227,8 +227,10 @@ func (b *schemaBuilder) field(fd protoreflect.FieldDescriptor) *jsonschema.Schem
 			key.Enum = []any{"true", "false"}
 		case protoreflect.StringKind:
 			valueRules(protoreflect.StringKind, typeRules(r.GetMap().GetKeys()), key)
+		case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+			key.Pattern = `^[0-9]+$` // strconv.ParseUint's, as protojson reads a key
 		default:
-			key.Pattern = intPattern
+			key.Pattern = `^[+-]?[0-9]+$` // strconv.ParseInt's
 		}
 		if !reflect.ValueOf(*key).IsZero() {
 			s.PropertyNames = key
@@ -275,11 +277,14 @@ func (b *schemaBuilder) single(fd protoreflect.FieldDescriptor, rules protorefle
 }
 
 const (
+	// What protojson writes for a 64-bit integer.
 	intPattern  = `^-?(0|[1-9][0-9]*)$`
 	uintPattern = `^(0|[1-9][0-9]*)$`
-	// A float's string form: "NaN", "Infinity", "-Infinity" or a number.
+	// What it reads as a number in a string: a JSON number ("14", "1e2",
+	// "14.0": an integer takes any that is integral, which a pattern
+	// cannot say), or for a float "NaN", "Infinity", "-Infinity".
+	numberPattern = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`
 	floatPattern  = `^(NaN|-?Infinity|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)$`
-	finitePattern = `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`
 )
 
 // scalarSchema is the schema of a scalar kind as protojson reads it (an
@@ -317,17 +322,15 @@ func scalarSchema(k protoreflect.Kind, output bool) *jsonschema.Schema {
 		lo, hi, wide = "0", "18446744073709551615", true
 	}
 	num := &jsonschema.Schema{Type: "integer", Minimum: json.Number(lo), Maximum: json.Number(hi)}
-	str := &jsonschema.Schema{Type: "string", Pattern: intPattern}
-	if lo == "0" {
-		str.Pattern = uintPattern
-	}
 	switch {
+	case output && wide && lo == "0":
+		return &jsonschema.Schema{Type: "string", Pattern: uintPattern}
 	case output && wide:
-		return str
+		return &jsonschema.Schema{Type: "string", Pattern: intPattern}
 	case output:
 		return num
 	}
-	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{num, str}}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{num, {Type: "string", Pattern: numberPattern}}}
 }
 
 // numberForms returns the number branch and the string branch of a

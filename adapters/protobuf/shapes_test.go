@@ -95,9 +95,11 @@ func TestRoundTrips(t *testing.T) {
 		{"well_known", `{"null":null}`, `{}`},
 		{"scalars", `{"d":1.5,"f":-2,"i32":-3,"i64":"-4","u32":5,"u64":"6","s32":-7,"s64":"-8","f32":9,"f64":"10","sf32":-11,"sf64":"-12","flag":true,"text":"t","data":"AAE="}`, ``},
 		{"scalars", `{"i64":"1","u64":2,"d":"Infinity"}`, `{"i64":"1","u64":"2","d":"Infinity"}`},
+		{"scalars", `{"i32":"1e2","u32":"7.0","i64":1.0,"s64":"-2.5e1"}`, `{"i32":100,"u32":7,"i64":"1","s64":"-25"}`},
 		{"shapes", `{"nickName":"","tags":["a","b"],"counts":{"x":"1"},"byId":{"7":{"text":"seven"}},"color":"COLOR_RED","number":"5","colors":["COLOR_GREEN",1],"flags":{"true":"yes"}}`,
 			`{"nickName":"","tags":["a","b"],"counts":{"x":"1"},"byId":{"7":{"text":"seven"}},"color":"COLOR_RED","number":"5","colors":["COLOR_GREEN","COLOR_RED"],"flags":{"true":"yes"}}`},
 		{"shapes", `{"nick_name":"n","by_id":{},"scalars":{"flag":true}}`, `{"nickName":"n","scalars":{"flag":true}}`},
+		{"shapes", `{"byId":{"+7":{},"08":{}}}`, `{"byId":{"7":{},"8":{}}}`},
 		{"tree", `{"label":"root","children":[{"label":"a","children":[{"label":"b"}]}]}`, ``},
 	}
 	for i, c := range cases {
@@ -126,7 +128,7 @@ func TestRefusals(t *testing.T) {
 		{"well_known", `{"took":"1.5"}`, "took"},
 		{"well_known", `{"mask":"book_id"}`, "mask"},
 		{"well_known", `{"nothing":{"a":1}}`, "nothing"},
-		{"well_known", `{"i64":"1.5"}`, "i64"},
+		{"well_known", `{"i64":"1.5x"}`, "i64"},
 		{"scalars", `{"i32":2147483648}`, "i32"},
 		{"scalars", `{"u32":-1}`, "u32"},
 		{"scalars", `{"flag":"true"}`, "flag"},
@@ -151,4 +153,20 @@ func TestRefusals(t *testing.T) {
 			assert.Contains(t, text(res), want)
 		})
 	}
+}
+
+// TestRefusalsOnlyProtojsonSees: an integer's string form that is a JSON
+// number but not an integral one ("1.5") passes the schema, which cannot
+// say integral for a string ("15e-1" is 1.5, "1.5e1" is 15); protojson
+// refuses it, in its own words.
+func TestRefusalsOnlyProtojsonSees(t *testing.T) {
+	reg := shapesRegistry(t)
+	tl, _ := reg.Tool("scalars")
+	require.NoError(t, validJSON(compileSchema(t, tl.InputSchema.(json.RawMessage)), `{"i64":"1.5"}`))
+	res := call(t, reg, "scalars", `{"i64":"1.5"}`)
+	require.True(t, res.IsError)
+	assert.Contains(t, text(res), `invalid value for int64 field i64: "1.5" (protojson)`)
+	res = call(t, reg, "scalars", `{"i64":"1.5e1"}`)
+	require.False(t, res.IsError, text(res))
+	assert.JSONEq(t, `{"i64":"15"}`, text(res))
 }
