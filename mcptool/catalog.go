@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -103,7 +104,7 @@ func flatten(root, s map[string]any, prefix string, parentRequired bool, seen ma
 			seen[ref] = true
 		}
 		ps = schemaref.Resolve(root, ps)
-		a := catalog.Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(ps)}
+		a := catalog.Argument{Path: prefix + n, Type: typeOf(root, ps), Required: required[n] && parentRequired, Default: ps["default"], Constraints: constraints(root, ps)}
 		a.Description, _ = ps["description"].(string)
 		out = append(out, a)
 		switch {
@@ -154,13 +155,40 @@ func typeOf(root, s map[string]any) string {
 		}
 		return strings.Join(parts, " or ")
 	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if branches, ok := s[k].([]any); ok {
+			return branchTypes(root, branches, " or ")
+		}
+	}
+	if branches, ok := s["allOf"].([]any); ok {
+		return branchTypes(root, branches, " and ")
+	}
 	if len(s) == 0 || (len(s) == 1 && s["description"] != nil) {
 		return "any JSON"
 	}
 	return "see schema"
 }
 
-func constraints(s map[string]any) []string {
+// branchTypes joins the types of the branches that have one, each once.
+func branchTypes(root map[string]any, branches []any, sep string) string {
+	var parts []string
+	for _, b := range branches {
+		bs, _ := b.(map[string]any)
+		t := typeOf(root, bs)
+		if t == "see schema" || t == "any JSON" || slices.Contains(parts, t) {
+			continue
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) == 0 {
+		return "see schema"
+	}
+	return strings.Join(parts, sep)
+}
+
+// constraints lists s's keywords for a reader: its own, those of allOf
+// branches, each anyOf/oneOf branch's under its type, and not's.
+func constraints(root, s map[string]any) []string {
 	var out []string
 	add := func(key, label string) {
 		if v, ok := s[key]; ok {
@@ -193,16 +221,41 @@ func constraints(s map[string]any) []string {
 	add("minProperties", "min properties")
 	add("maxProperties", "max properties")
 	if items, ok := s["items"].(map[string]any); ok {
-		for _, c := range constraints(items) {
+		for _, c := range constraints(root, schemaref.Resolve(root, items)) {
 			out = append(out, "each: "+c)
+		}
+	}
+	if branches, ok := s["allOf"].([]any); ok {
+		for _, b := range branches {
+			bs, _ := b.(map[string]any)
+			out = append(out, constraints(root, schemaref.Resolve(root, bs))...)
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		branches, _ := s[k].([]any)
+		for _, b := range branches {
+			bs, _ := b.(map[string]any)
+			bs = schemaref.Resolve(root, bs)
+			if cs := constraints(root, bs); len(cs) > 0 {
+				out = append(out, "as "+typeOf(root, bs)+": "+strings.Join(cs, ", "))
+			}
+		}
+	}
+	if not, ok := s["not"].(map[string]any); ok {
+		for _, c := range constraints(root, schemaref.Resolve(root, not)) {
+			out = append(out, "not "+c)
 		}
 	}
 	return out
 }
 
+// jsonText writes v as JSON for a reader: &, < and > as themselves.
 func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // example builds arguments the tool accepts: every required property, from

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -86,4 +87,36 @@ func TestCatalog(t *testing.T) {
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, "ping", back.Tools[1].Name)
 	assert.JSONEq(t, `{"type":"object","additionalProperties":false}`, string(back.Tools[1].InputSchema))
+}
+
+// TestCatalogReadsCombinedSchemas checks how an argument whose schema is
+// anyOf, oneOf, allOf or not is shown: its branches' types, and each
+// branch's constraints under its type.
+func TestCatalogReadsCombinedSchemas(t *testing.T) {
+	root := map[string]any{"$defs": map[string]any{"Small": map[string]any{"type": "integer", "maximum": 5.0}}}
+	cases := []struct {
+		schema string
+		typ    string
+		cons   []string
+	}{
+		{`{"anyOf":[{"type":"integer","minimum":1,"maximum":50},{"type":"string","pattern":"^[0-9]+$"},{"type":"null"}]}`,
+			"integer or string or null", []string{"as integer: ≥ 1, ≤ 50", `as string: pattern "^[0-9]+$"`}},
+		{`{"oneOf":[{"$ref":"#/$defs/Small"},{"type":"integer","minimum":10}]}`,
+			"integer", []string{"as integer: ≤ 5", "as integer: ≥ 10"}},
+		{`{"allOf":[{"type":"string","minLength":2},{"not":{"enum":[""]}}]}`,
+			"string", []string{"min length 2", `not one of ""`}},
+		{`{"anyOf":[{"not":{}},{}]}`, "see schema", nil},
+	}
+	for _, c := range cases {
+		var s map[string]any
+		if err := json.Unmarshal([]byte(c.schema), &s); err != nil {
+			t.Fatal(err)
+		}
+		if got := typeOf(root, s); got != c.typ {
+			t.Errorf("typeOf(%s) = %q, want %q", c.schema, got, c.typ)
+		}
+		if got := constraints(root, s); !slices.Equal(got, c.cons) {
+			t.Errorf("constraints(%s) = %q, want %q", c.schema, got, c.cons)
+		}
+	}
 }
