@@ -177,11 +177,13 @@ func (tb *tab) clean(t *testing.T) {
 }
 
 // shown returns the names of the tools the page shows, in the index and as
-// sections.
+// sections: those that are rendered (not display: none, not the skipped
+// content of content-visibility: hidden, not visibility: hidden), whether
+// or not they are scrolled into view.
 func (tb *tab) shown(t *testing.T) (index, sections []string) {
 	t.Helper()
-	index = eval[[]string](t, tb, `[...document.querySelectorAll("#index li")].filter(e => !e.hidden && e.offsetParent !== null).map(e => e.querySelector("a").textContent)`)
-	sections = eval[[]string](t, tb, `[...document.querySelectorAll("#tools section.tool")].filter(e => !e.hidden && e.offsetParent !== null).map(e => e.id.slice(5))`)
+	index = eval[[]string](t, tb, `[...document.querySelectorAll("#index li")].filter(e => e.checkVisibility({visibilityProperty: true})).map(e => e.querySelector("a").textContent)`)
+	sections = eval[[]string](t, tb, `[...document.querySelectorAll("#tools section.tool")].filter(e => e.checkVisibility({visibilityProperty: true})).map(e => e.id.slice(5))`)
 	return index, sections
 }
 
@@ -217,7 +219,7 @@ const overflow = `(() => {
   if (document.documentElement.scrollWidth > W) bad.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + W);
   for (const el of document.querySelectorAll("body *")) {
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.right <= W + 1 || el.closest("[hidden]")) continue;
+    if (r.width === 0 || r.right <= W + 1 || !el.checkVisibility({visibilityProperty: true})) continue;
     let clipped = false;
     for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
       const o = getComputedStyle(p).overflowX;

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -49,19 +50,27 @@ func writePage(t *testing.T, reg *mcptool.Registry, title string) (string, time.
 	return path, took
 }
 
-// TestLargeCatalogue loads the catalogue of 10,000 tools and times the
-// search in the page: from each key press to the frame after the list
-// changed, measured with performance.now(), logged against the 100 ms
-// target.
+// TestLargeCatalogue loads the catalogue of 10,000 tools, records how long
+// Chromium takes to load it and times the search in the page: from each key
+// press to the frame after the page handled it, measured in the page with
+// performance.now().
+//
+// The target is 100 ms per key press (issue 28). Each key's figure is its
+// best of five rounds, as a benchmark would take it; the test fails when
+// the worst key's figure is over the target on a quiet machine
+// (MCPGEN_QUIET=1, with MCPGEN_REQUIRE_BROWSER=1), and over a looser bound
+// (regression) everywhere else, as a machine shared with other builds (CI,
+// 2 cores) can slow any frame down.
 func TestLargeCatalogue(t *testing.T) {
 	const (
-		target     = 100 * time.Millisecond // what a search should answer in
-		regression = time.Second            // what the test fails above
+		target     = 100 * time.Millisecond // what a search answers in
+		regression = 200 * time.Millisecond // what it answers in on a busy machine
 	)
 	if testing.Short() {
 		t.Skip("a 50 MB page")
 	}
 	chromium(t)
+	quiet := os.Getenv("MCPGEN_QUIET") == "1" && os.Getenv("MCPGEN_REQUIRE_BROWSER") == "1"
 	reg := mcptool.NewRegistry()
 	const n = 10000
 	for i := range n {
@@ -72,50 +81,83 @@ func TestLargeCatalogue(t *testing.T) {
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	t.Logf("wrote %d tools, %.1f MB, in %v (BenchmarkWriteHTML10k in mcptool/catalog is the measurement)", n, float64(st.Size())/1e6, took)
+	keys := searchKeys(t, path)
+	require.Len(t, keys, n)
 
 	start := time.Now()
 	tb := open(t, path, 1280, 900)
-	t.Logf("Chromium loaded the page in %v", time.Since(start))
+	tb.poll(t, `document.readyState === "complete"`)
+	load := eval[[]float64](t, tb, `(() => {
+		const nav = performance.getEntriesByType("navigation")[0], fcp = performance.getEntriesByName("first-contentful-paint")[0];
+		return [nav.domContentLoadedEventEnd, nav.loadEventEnd, fcp ? fcp.startTime : -1];
+	})()`)
+	t.Logf("Chromium loaded the page in %v: first contentful paint at %.0f ms, DOMContentLoaded at %.0f ms, load at %.0f ms", time.Since(start).Round(time.Millisecond), load[2], load[0], load[1])
 	index, _ := tb.shown(t)
 	require.Len(t, index, n)
 
-	// A probe records, for each key press, the time until the frame after
-	// the page handled it. Keys are pressed one at a time: type the query,
-	// then erase it (which shows all 10,000 again), five rounds. The
-	// machine is shared (2 cores, other builds), so each key's figure is its
-	// best of five rounds, as a benchmark would take it.
-	eval[bool](t, tb, `window.lat = []; document.getElementById("q").addEventListener("keydown", () => {
-		const t0 = performance.now();
-		requestAnimationFrame(() => setTimeout(() => window.lat.push(performance.now() - t0), 0));
-	}, true); true`)
+	// A probe records, for each key press, the time from its keydown to the
+	// frame after the page handled it (a task posted from that frame's
+	// animation callback runs after the frame is drawn), and what the page
+	// says it shows then: the count must already be the search's, so that
+	// work put off past the frame (a debounce) fails the test rather than
+	// flatter it.
+	eval[bool](t, tb, `window.lat = []; window.counts = []; window.inputs = 0;
+	(q => {
+		q.addEventListener("input", () => window.inputs++, true);
+		q.addEventListener("keydown", () => {
+			const t0 = performance.now(), inputs = window.inputs;
+			requestAnimationFrame(() => setTimeout(() => {
+				window.lat.push(window.inputs > inputs ? performance.now() - t0 : -1);
+				window.counts.push(document.getElementById("count").textContent);
+			}, 0));
+		}, true);
+	})(document.getElementById("q")); true`)
+	tb.do(t, chromedp.Focus(chromedp.CSS("#q")))
 	const query = "tool_09999"
-	var keys []string
-	for _, r := range query {
-		keys = append(keys, string(r))
+	var presses []rune
+	var want []string // the count after each key press
+	for i, r := range query {
+		presses = append(presses, r)
+		want = append(want, fmt.Sprintf("%d of %d tools", len(matching(keys, query[:i+1])), n))
 	}
-	for range query {
-		keys = append(keys, kb.Backspace)
+	for i := range query {
+		presses = append(presses, '\b')
+		if i == len(query)-1 {
+			want = append(want, fmt.Sprintf("%d tools", n))
+		} else {
+			want = append(want, fmt.Sprintf("%d of %d tools", len(matching(keys, query[:len(query)-1-i])), n))
+		}
 	}
 	const rounds = 5
-	best := make([]float64, len(keys))
+	best := make([]float64, len(presses))
 	pressed := 0
 	for round := range rounds {
-		for i, k := range keys {
-			tb.do(t, chromedp.SendKeys(chromedp.CSS("#q"), k))
+		for i, r := range presses {
+			tb.press(t, r)
 			pressed++
 			tb.poll(t, fmt.Sprintf("window.lat.length >= %d", pressed))
 			if i == len(query)-1 {
 				index, sections := tb.shown(t)
 				assert.Equal(t, []string{"tool_09999"}, index)
 				assert.Equal(t, []string{"tool_09999"}, sections)
+				// What the search leaves out takes no room: the one tool
+				// found is the first thing in the index and in the page.
+				top := eval[[]float64](t, tb, `[document.querySelector("#index a[href='#tool-tool_09999']").getBoundingClientRect().top,
+					document.getElementById("tool-tool_09999").getBoundingClientRect().top, document.querySelector("header.top").getBoundingClientRect().bottom]`)
+				assert.Less(t, top[0], top[2]+50, "the index entry is at the top of the index")
+				assert.Less(t, top[1], top[2]+50, "the section is at the top of the page")
 				if round == 0 {
 					tb.screenshot(t, "large-search")
 				}
 			}
 		}
-		index, _ := tb.shown(t)
-		assert.Len(t, index, n, "an empty search shows every tool")
-		lat := eval[[]float64](t, tb, `window.lat`)[round*len(keys):]
+		index, sections := tb.shown(t)
+		assert.Len(t, index, n, "an empty search shows every tool in the index")
+		assert.Len(t, sections, n, "an empty search shows every tool")
+		lat := eval[[]float64](t, tb, `window.lat`)[round*len(presses):]
+		counts := eval[[]string](t, tb, `window.counts`)[round*len(presses):]
+		require.Equal(t, want, counts, "the frame after each key press shows the search's result")
+		require.NotContains(t, lat, -1.0, "each key press changed the search box")
 		t.Logf("round %d: key press to next frame (ms): %.1f", round+1, lat)
 		for i, l := range lat {
 			if round == 0 || l < best[i] {
@@ -128,17 +170,36 @@ func TestLargeCatalogue(t *testing.T) {
 		worst = max(worst, l)
 	}
 	t.Logf("search in %d tools: best of %d rounds per key (ms): %.1f; worst key %.1f ms (target %v)", n, rounds, best, worst, target)
-	// The keys that change what is shown cost the renderer some 150-300 ms
-	// of CPU here (measured on a shared 2-core machine, and not the DevTools
-	// domains, the layout grid or the chunk size: each was ruled out), over
-	// the 100 ms target; until that is found, the test holds the page to
-	// what it does now and fails on a regression such as the 28 s that
-	// hiding 9,000 list items once took.
-	if worst > float64(target.Milliseconds()) {
-		t.Logf("over the %v target", target)
+	if quiet {
+		assert.LessOrEqual(t, worst, float64(target.Milliseconds()), "each key press is answered within %v (MCPGEN_QUIET=1)", target)
+	} else {
+		if worst > float64(target.Milliseconds()) {
+			t.Logf("over the %v target (asserted with MCPGEN_QUIET=1 on a quiet machine)", target)
+		}
+		assert.LessOrEqual(t, worst, float64(regression.Milliseconds()), "each key press is answered within %v", regression)
 	}
-	assert.Less(t, worst, float64(regression.Milliseconds()), "each key press is answered within %v", regression)
 	tb.clean(t)
+}
+
+// press presses and releases the key of r (a printable character, or '\b'
+// for Backspace) in the focused element, as a keyboard does: one keyDown
+// that carries the text, so that keydown, keypress and input are one task
+// of the page, then keyUp. (chromedp's SendKeys sends the text in a separate
+// char event, a round trip later, which a timing would count.)
+func (tb *tab) press(t *testing.T, r rune) {
+	t.Helper()
+	k, ok := kb.Keys[r]
+	require.True(t, ok, "no key for %q", r)
+	down := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyDown, Key: k.Key, Code: k.Code, WindowsVirtualKeyCode: k.Windows, NativeVirtualKeyCode: k.Native}
+	if k.Print {
+		down.Text, down.UnmodifiedText = k.Text, k.Unmodified
+	}
+	up := down
+	up.Type, up.Text, up.UnmodifiedText = input.DispatchKeyEventTypeKeyUp, "", ""
+	for _, ev := range []input.DispatchKeyEventParams{down, up} {
+		_, err := chromedp.Call(tb.ctx, input.DispatchKeyEvent, ev)
+		require.NoError(t, err)
+	}
 }
 
 // TestHostileCatalogue loads a catalogue whose every text is HTML and

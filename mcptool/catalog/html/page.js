@@ -3,8 +3,10 @@
   var q = document.getElementById("q");
   var count = document.getElementById("count");
   var none = document.getElementById("none");
-  // The page comes in chunks of tools (index and sections alike); a chunk
-  // none of whose tools match is hidden whole.
+  // The page comes in chunks of tools (index and sections alike). A search
+  // marks what it leaves out with the class "out" (page.css says why not
+  // hidden): a chunk none of whose tools match, and, in the other chunks,
+  // the tools that do not match (their index entries are hidden outright).
   var chunks = Array.prototype.slice.call(document.querySelectorAll("#index > .chunk"));
   var toolChunks = Array.prototype.slice.call(document.querySelectorAll("#tools > .chunk"));
   var items = [], chunkOf = [];
@@ -14,10 +16,14 @@
   var tools = Array.prototype.slice.call(document.querySelectorAll("#tools section.tool"));
   var keys = items.map(function (li) { return li.getAttribute("data-search") || ""; });
   var total = items.length;
+  // shownTool and shownChunk are what the page shows, so that a search
+  // touches only what changes.
+  var shownTool = new Uint8Array(total).fill(1);
+  var shownChunk = new Uint8Array(chunks.length).fill(1);
   var match = new Uint8Array(total);
-  // filter shows the tools whose search text holds every word typed. A chunk
-  // without a match is hidden whole and its tools are left as they are, so
-  // a search touches only the chunks that show something.
+  // filter shows the tools whose search text holds every word typed. The
+  // tools of a chunk that is left out are left as they are, so a search
+  // touches only the chunks that show something.
   function filter() {
     var t0 = performance.now();
     var words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -33,16 +39,18 @@
       inChunk[chunkOf[i]] += ok;
     }
     for (i = 0; i < total; i++) {
-      if (inChunk[chunkOf[i]] > 0 && items[i].hidden === (match[i] === 1)) {
+      if (inChunk[chunkOf[i]] > 0 && shownTool[i] !== match[i]) {
+        shownTool[i] = match[i];
         items[i].hidden = !match[i];
-        tools[i].hidden = !match[i];
+        tools[i].classList.toggle("out", !match[i]);
       }
     }
     for (var c = 0; c < chunks.length; c++) {
-      var empty = inChunk[c] === 0;
-      if (chunks[c].hidden !== empty) {
-        chunks[c].hidden = empty;
-        toolChunks[c].hidden = empty;
+      var show = inChunk[c] > 0 ? 1 : 0;
+      if (shownChunk[c] !== show) {
+        shownChunk[c] = show;
+        chunks[c].classList.toggle("out", !show);
+        toolChunks[c].classList.toggle("out", !show);
       }
     }
     var noun = total === 1 ? " tool" : " tools";
