@@ -1,5 +1,5 @@
 // Command verdict reads the output of the bench module's benchmarks and
-// prints, for each target of issue 7, the measured ratios and whether the
+// prints, for each target of issues 7 and 29, the measured ratios and whether the
 // target is met. It takes the median of repeated runs (-count).
 //
 //	go run ./internal/verdict out/latest.txt
@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-type sample struct{ ns, bytes, allocs, perTool []float64 }
+type sample struct{ ns, bytes, allocs, perTool, startHeap []float64 }
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
@@ -57,6 +57,8 @@ func main() {
 				s.allocs = append(s.allocs, v)
 			case "ns/tool":
 				s.perTool = append(s.perTool, v)
+			case "startheap-B":
+				s.startHeap = append(s.startHeap, v)
 			}
 		}
 	}
@@ -154,6 +156,15 @@ func main() {
 			if ok {
 				fmt.Printf("tools/list 10k %-6s %.3fx floor time, %.2fx floor B/op\n", st, ns/fns, b/fb)
 			}
+		}
+	}
+	// 6. Standalone throughput (issue 29): two minimal server processes under
+	// the same load; the rate ratio is the inverse of the ns/op ratio.
+	if mns, _, _, _, ok := get("BenchmarkStandalone/stack=mcpgen"); ok {
+		if gns, _, _, _, ok := get("BenchmarkStandalone/stack=gosdk"); ok {
+			mh, gh := median(data["BenchmarkStandalone/stack=mcpgen"].startHeap), median(data["BenchmarkStandalone/stack=gosdk"].startHeap)
+			fmt.Printf("standalone HTTP 2026-07-28: mcpgen %.0f req/s vs go-sdk %.0f req/s = %.3fx (>=0.95x: %s); start-up heap %.0f KiB vs %.0f KiB\n",
+				1e9/mns, 1e9/gns, gns/mns, verdict(gns/mns >= 0.95), mh/1024, gh/1024)
 		}
 	}
 }
