@@ -10,7 +10,9 @@ package bench
 //	stack=gosdk   mcp.AddTool + mcp.NewStreamableHTTPHandler (Stateless)
 //
 // ns/op is wall time per request (1e9 / requests per second); req/s is the
-// same as a rate. B/op and allocs/op are the client's, not the server's.
+// same as a rate. server-cpu-ns/op is the CPU time the server process used
+// per request (Linux /proc; 10 ms ticks), which depends less on what else
+// runs on the machine than the rate does. B/op and allocs/op are the client's, not the server's.
 // startheap-B and startheap-objs are the server's live heap after a full GC
 // once it is ready to serve: what its dependencies' package setup and its
 // own registration leave behind, which the garbage collector re-marks in
@@ -74,6 +76,7 @@ func standaloneBin(tb testing.TB, stack string) string {
 // standaloneServer is one running server process.
 type standaloneServer struct {
 	url        string
+	pid        int
 	heap, objs float64
 }
 
@@ -105,7 +108,7 @@ func startStandalone(tb testing.TB, stack string) standaloneServer {
 	if len(f) != 3 {
 		tb.Fatalf("%s: ready line %q", stack, l)
 	}
-	s := standaloneServer{url: "http://" + f[0] + "/"}
+	s := standaloneServer{url: "http://" + f[0] + "/", pid: cmd.Process.Pid}
 	s.heap, _ = strconv.ParseFloat(f[1], 64)
 	s.objs, _ = strconv.ParseFloat(f[2], 64)
 	return s
@@ -115,6 +118,32 @@ const standaloneCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
 	`"arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
 	`"io.modelcontextprotocol/clientInfo":{"name":"bench-client","version":"1.0.0"},` +
 	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+// cpuTime returns the CPU time (user + system) the process has used so far,
+// from /proc (Linux), or false where there is none. Its unit is the clock
+// tick, 10 ms: over a benchmark of a few thousand requests that is fine
+// enough.
+func cpuTime(pid int) (time.Duration, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command name, which is in parentheses.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
+}
 
 // standaloneWant is the result both servers send (after "data: ").
 const standaloneWant = `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":` +
@@ -208,6 +237,7 @@ func BenchmarkStandalone(b *testing.B) {
 			var failed atomic.Pointer[error]
 			var wg sync.WaitGroup
 			b.ReportAllocs()
+			cpu0, cpuOK := cpuTime(s.pid)
 			b.ResetTimer()
 			start := time.Now()
 			for range standaloneConcurrency {
@@ -231,6 +261,9 @@ func BenchmarkStandalone(b *testing.B) {
 				b.Fatal(*err)
 			}
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
+			if cpu1, ok := cpuTime(s.pid); ok && cpuOK {
+				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "server-cpu-ns/op")
+			}
 			b.ReportMetric(s.heap, "startheap-B")
 			b.ReportMetric(s.objs, "startheap-objs")
 		})

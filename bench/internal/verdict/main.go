@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-type sample struct{ ns, bytes, allocs, perTool, startHeap []float64 }
+type sample struct{ ns, bytes, allocs, perTool, startHeap, serverCPU []float64 }
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
@@ -59,6 +59,8 @@ func main() {
 				s.perTool = append(s.perTool, v)
 			case "startheap-B":
 				s.startHeap = append(s.startHeap, v)
+			case "server-cpu-ns/op":
+				s.serverCPU = append(s.serverCPU, v)
 			}
 		}
 	}
@@ -162,9 +164,10 @@ func main() {
 	// the same load; the rate ratio is the inverse of the ns/op ratio.
 	if mns, _, _, _, ok := get("BenchmarkStandalone/stack=mcpgen"); ok {
 		if gns, _, _, _, ok := get("BenchmarkStandalone/stack=gosdk"); ok {
-			mh, gh := median(data["BenchmarkStandalone/stack=mcpgen"].startHeap), median(data["BenchmarkStandalone/stack=gosdk"].startHeap)
-			fmt.Printf("standalone HTTP 2026-07-28: mcpgen %.0f req/s vs go-sdk %.0f req/s = %.3fx (>=0.95x: %s); start-up heap %.0f KiB vs %.0f KiB\n",
-				1e9/mns, 1e9/gns, gns/mns, verdict(gns/mns >= 0.95), mh/1024, gh/1024)
+			m, g := data["BenchmarkStandalone/stack=mcpgen"], data["BenchmarkStandalone/stack=gosdk"]
+			fmt.Printf("standalone HTTP 2026-07-28: mcpgen %.0f req/s vs go-sdk %.0f req/s = %.3fx (>=0.95x: %s); server CPU per request %.0f vs %.0f µs (%.3fx); start-up heap %.0f KiB vs %.0f KiB\n",
+				1e9/mns, 1e9/gns, gns/mns, verdict(gns/mns >= 0.95), median(m.serverCPU)/1e3, median(g.serverCPU)/1e3,
+				median(m.serverCPU)/median(g.serverCPU), median(m.startHeap)/1024, median(g.startHeap)/1024)
 		}
 	}
 }
