@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -98,12 +97,17 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	return r
 }
 
-var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
-
 // checkName reports whether name is a valid MCP tool name: 1 to 128
-// characters of A-Z, a-z, 0-9, underscore, hyphen and dot.
+// characters of A-Z, a-z, 0-9, underscore, hyphen and dot. (A loop, not a
+// regexp: `{1,128}` compiles to 128 copies of the class, 40 KB that every
+// process importing mcptool would keep on its heap.)
 func checkName(name string) error {
-	if !nameRe.MatchString(name) {
+	ok := len(name) >= 1 && len(name) <= 128
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	if !ok {
 		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot")}
 	}
 	return nil
