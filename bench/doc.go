@@ -9,4 +9,8 @@
 //
 // The registration benchmarks' 1000 argument types are generated into
 // internal/regtypes by internal/gen (go generate ./...).
+//
+// BenchmarkStandalone runs two minimal servers as processes of their own,
+// the commands in internal/standalone/mcpgen and internal/standalone/gosdk,
+// so that each holds only what its own stack links.
 package bench

@@ -9,6 +9,7 @@
 #   ./run.sh                      # COUNT=6 BENCHTIME=1s BENCH=.
 #   COUNT=10 BENCHTIME=2s ./run.sh
 #   BENCH='Handler|E2E' ./run.sh  # a subset
+#   BENCH=Standalone COUNT=10 ./run.sh  # the standalone throughput row only
 #   MCPGEN_DIR=/path/to/checkout ./run.sh  # benchmark another mcpgen tree
 #                                 # (default: the working tree, ../)
 set -euo pipefail
@@ -38,6 +39,9 @@ raw=out/bench-$stamp.txt
 	echo "# go test -c; $COUNT x: bench.test -test.run '^\$' -test.bench '$BENCH' -test.benchmem -test.count=1 -test.benchtime=$BENCHTIME"
 } >"$raw"
 go test "${modflag[@]}" -c -o out/bench.test .
+# BenchmarkStandalone's two server binaries, built from the same tree.
+go build "${modflag[@]}" -o out/standalone/ ./internal/standalone/mcpgen ./internal/standalone/gosdk
+export STANDALONE_BIN=$PWD/out/standalone
 for i in $(seq "$COUNT"); do
 	echo "# pass $i/$COUNT" >&2
 	./out/bench.test -test.run '^$' -test.bench "$BENCH" -test.benchmem -test.count=1 \

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 	"slices"
 	"sort"
@@ -360,30 +359,4 @@ func exampleValue(root, s map[string]any, depth int) any {
 		return strings.Repeat("x", n)
 	}
 	return map[string]any{}
-}
-
-// WriteCatalogJSON writes the registry's catalogue as indented JSON.
-//
-// Deprecated: use [Registry.Catalog] and its Write method with the format
-// "json", which this is.
-func (r *Registry) WriteCatalogJSON(w io.Writer) error {
-	c, err := r.Catalog()
-	if err != nil {
-		return err
-	}
-	return c.Write(w, "json", "")
-}
-
-// WriteMarkdown renders the registry's tools as Markdown: an index, then per
-// tool its title, description, hints, an argument table (types, required,
-// defaults, constraints), the result's shape and an example call.
-//
-// Deprecated: use [Registry.Catalog] and its Write method with the format
-// "markdown", which this is.
-func (r *Registry) WriteMarkdown(w io.Writer, title string) error {
-	c, err := r.Catalog()
-	if err != nil {
-		return err
-	}
-	return c.Write(w, "markdown", title)
 }

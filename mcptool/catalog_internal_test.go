@@ -71,8 +71,10 @@ func TestCatalog(t *testing.T) {
 	}
 	assert.Equal(t, []string{"result", "result[].id", "result[].note"}, rpaths)
 
+	c, err = reg.Catalog()
+	require.NoError(t, err)
 	var md bytes.Buffer
-	require.NoError(t, reg.WriteMarkdown(&md, "Tools"))
+	require.NoError(t, c.Write(&md, "markdown", "Tools"))
 	out := md.String()
 	assert.Contains(t, out, "# Tools\n")
 	assert.Contains(t, out, "| [`find_events`](#find_events) | Find events | read-only, open world |")
@@ -82,7 +84,7 @@ func TestCatalog(t *testing.T) {
 	assert.Contains(t, out, "## ping\n\nPing.\n\nHints: destructive, open world.\n\nArguments: none.")
 
 	var js bytes.Buffer
-	require.NoError(t, reg.WriteCatalogJSON(&js))
+	require.NoError(t, c.Write(&js, "json", ""))
 	var back catalog.Catalog
 	require.NoError(t, json.Unmarshal(js.Bytes(), &back))
 	assert.Equal(t, "ping", back.Tools[1].Name)

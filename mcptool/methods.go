@@ -98,8 +98,14 @@ func (e *methodsError) Unwrap() []error {
 // svc points to as it is then (no copies). Nothing is registered unless
 // every method can be.
 func (r *Registry) AddMethods(svc any, opts ...MethodsOption) error {
+	if err := r.optionError(""); err != nil {
+		return err
+	}
 	var cfg methodsConfig
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return &Error{Code: CodeInvalidDefinition, Err: fmt.Errorf("AddMethods: option %d is nil", i+1)}
+		}
 		o.applyMethods(&cfg)
 	}
 	v := reflect.ValueOf(svc)

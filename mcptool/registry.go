@@ -2,9 +2,9 @@ package mcptool
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +28,9 @@ type Registry struct {
 	subs    map[uint64]func(added []*tool, removed []string)
 	nextSub uint64
 	tasks   taskRuntime
+	// optErr is the misuse of the registry's options NewRegistry found,
+	// returned by every registration (see optionError).
+	optErr error
 }
 
 // toolSet is an immutable snapshot of a registry's tools.
@@ -72,11 +75,21 @@ func (r *Registry) snapshotLocked() *toolSet {
 	return s
 }
 
-// NewRegistry returns an empty registry.
+// NewRegistry returns an empty registry configured by opts. A misused option
+// (a nil option, a [StateKey] that is not 32 bytes, a nil handler given to
+// [Types]) does not panic: every registration on the registry (Add,
+// [Add], AddMethods) then fails with an [*Error] of [CodeInvalidDefinition]
+// naming the option, so the mistake surfaces where registration errors are
+// checked, and the registry serves no tool.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
 	r.cfg.cache = mcpreflect.DefaultCache()
-	for _, o := range opts {
+	var misuse []error
+	for i, o := range opts {
+		if o == nil {
+			misuse = append(misuse, fmt.Errorf("option %d is nil", i+1))
+			continue
+		}
 		o.applyRegistry(&r.cfg)
 	}
 	if r.cfg.logger == nil {
@@ -88,22 +101,46 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	if r.cfg.spent == nil {
 		r.cfg.spent = &localSpent{}
 	}
-	if len(r.cfg.stateKey) != 32 {
-		if r.cfg.stateKey != nil {
-			panic("mcptool: StateKey must be 32 bytes")
-		}
+	if r.cfg.stateKey != nil && len(r.cfg.stateKey) != 32 {
+		misuse = append(misuse, fmt.Errorf("StateKey: the key is %d bytes; an AES-256 key is 32", len(r.cfg.stateKey)))
+		r.cfg.stateKey = nil
+	}
+	if r.cfg.stateKey == nil {
 		r.cfg.stateKey = make([]byte, 32)
 		_, _ = rand.Read(r.cfg.stateKey)
+	}
+	for i, h := range r.cfg.types {
+		if h == nil {
+			misuse = append(misuse, fmt.Errorf("Types: type handler %d is nil", i+1))
+		}
+	}
+	if len(misuse) > 0 {
+		r.cfg.types = slices.DeleteFunc(r.cfg.types, func(h mcpreflect.TypeHandler) bool { return h == nil })
+		r.optErr = fmt.Errorf("the registry's options: %w", errors.Join(misuse...))
 	}
 	return r
 }
 
-var nameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// optionError returns the registry's option misuse as the error of
+// registering tool (empty for AddMethods), or nil.
+func (r *Registry) optionError(tool string) error {
+	if r.optErr == nil {
+		return nil
+	}
+	return &Error{Code: CodeInvalidDefinition, Tool: tool, Err: r.optErr}
+}
 
 // checkName reports whether name is a valid MCP tool name: 1 to 128
-// characters of A-Z, a-z, 0-9, underscore, hyphen and dot.
+// characters of A-Z, a-z, 0-9, underscore, hyphen and dot. (A loop, not a
+// regexp: `{1,128}` compiles to 128 copies of the class, 40 KB that every
+// process importing mcptool would keep on its heap.)
 func checkName(name string) error {
-	if !nameRe.MatchString(name) {
+	ok := len(name) >= 1 && len(name) <= 128
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '.'
+	}
+	if !ok {
 		return &Error{Code: CodeInvalidName, Tool: name, Err: fmt.Errorf("a tool name is 1 to 128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot")}
 	}
 	return nil

@@ -28,8 +28,10 @@ func (notesService) Write(ctx context.Context, in scopedArgs) (string, error) { 
 
 func catalogScopes(t *testing.T, reg *mcptool.Registry) map[string][]string {
 	t.Helper()
+	cat, err := reg.Catalog()
+	require.NoError(t, err)
 	var b bytes.Buffer
-	require.NoError(t, reg.WriteCatalogJSON(&b))
+	require.NoError(t, cat.Write(&b, "json", ""))
 	var c struct {
 		Tools []struct {
 			Name   string   `json:"name"`
@@ -63,8 +65,10 @@ func TestScopesFromTagOptionAndRegistry(t *testing.T) {
 		"notes_write": {"notes:write"}, // per method through AddMethods
 	}, catalogScopes(t, reg))
 
+	cat, err := reg.Catalog()
+	require.NoError(t, err)
 	var md bytes.Buffer
-	require.NoError(t, reg.WriteMarkdown(&md, ""))
+	require.NoError(t, cat.Write(&md, "markdown", ""))
 	assert.Contains(t, md.String(), "Hints: read-only, open world, scopes: notes:write notes:read.")
 }
 

@@ -41,11 +41,17 @@ func bind[In any](t *tool, b bound[In]) {
 
 // newTool resolves the options and schemas shared by both registration paths.
 func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*tool, error) {
+	if err := r.optionError(name); err != nil {
+		return nil, err
+	}
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	var cfg toolConfig
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, &Error{Code: CodeInvalidDefinition, Tool: name, Err: fmt.Errorf("option %d is nil", i+1)}
+		}
 		o.applyTool(&cfg)
 	}
 	ro := mcpreflect.Options{KeepDefs: r.cfg.keepDefs, DeclareDialect: r.cfg.dialect, Types: r.cfg.types}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -23,7 +24,7 @@ var formats = map[string]func(string) bool{
 		return err == nil || isLeapSecond(s)
 	},
 	"date":          func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
-	"time":          func(s string) bool { return fullTimeRe.MatchString(s) || isLeapSecond("2016-12-31T"+s) },
+	"time":          func(s string) bool { return fullTimeRe().MatchString(s) || isLeapSecond("2016-12-31T"+s) },
 	"email":         func(s string) bool { return validate().Var(s, "email") == nil },
 	"hostname":      func(s string) bool { return validate().Var(s, "hostname_rfc1123") == nil },
 	"ipv4":          func(s string) bool { return validate().Var(s, "ipv4") == nil },
@@ -55,7 +56,11 @@ func parseURI(s string) (*url.URL, bool) {
 
 // fullTimeRe is RFC 3339's full-time: two-digit fields, an offset, no leap
 // second (time.Time cannot hold one).
-var fullTimeRe = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+// Compiled at its first use, not at package setup, like every regexp a
+// server does not need until a schema asks for it.
+var fullTimeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+})
 
 // isLeapSecond reports whether s is a valid RFC 3339 date-time whose second
 // is 60, at 23:59 UTC. A date-time string may hold one; a time.Time cannot,
@@ -76,7 +81,7 @@ func isLeapSecond(s string) bool {
 // (it takes a one-digit hour and a +24:00 offset) and too strict (RFC 3339
 // allows a lowercase "t" and "z").
 func parseDateTime(s string) (time.Time, error) {
-	if len(s) < 11 || (s[10] != 'T' && s[10] != 't') || !fullTimeRe.MatchString(s[11:]) {
+	if len(s) < 11 || (s[10] != 'T' && s[10] != 't') || !fullTimeRe().MatchString(s[11:]) {
 		return time.Time{}, fmt.Errorf("not an RFC 3339 date-time")
 	}
 	return time.Parse(time.RFC3339Nano, s[:10]+"T"+strings.ToUpper(s[11:]))

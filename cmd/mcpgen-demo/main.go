@@ -27,6 +27,7 @@ const version = "0.1.0"
 type config struct {
 	httpAddr  string
 	stateless bool
+	verbose   bool // -v: go-sdk's per-session INFO lines too
 	toolset   string
 	redisURL  string        // shared state of replicas; "" keeps it in process
 	bodyWait  time.Duration // with -http: how long a request body may take to arrive
@@ -132,6 +133,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.authIssuer, "auth-issuer", os.Getenv("MCPGEN_AUTH_ISSUER"), "with -http: require OAuth access tokens (JWTs) from the issuer at `URL`, with the scopes each tool needs (demo:read, demo:write, demo:admin; see docs/auth.md)")
 	fs.StringVar(&cfg.authAudience, "auth-audience", os.Getenv("MCPGEN_AUTH_AUDIENCE"), "with -auth-issuer: this server's resource identifier `URI`, which tokens' aud must name (default: http://ADDR/mcp)")
 	fs.BoolVar(&cfg.allowAnonymous, "allow-unauthenticated", false, "with -http on an address that is not loopback: serve without -auth-issuer anyway (anyone who reaches the port can call every tool)")
+	fs.BoolVar(&cfg.verbose, "v", false, "log every session go-sdk opens and closes (three lines per stateless request); by default only its warnings and errors")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
@@ -253,10 +255,10 @@ func newToolset(cfg config, reg *mcptool.Registry, logger *slog.Logger) (*app, e
 			_ = d.Close()
 			return nil, err
 		}
-		srv := reg.Server(impl, &mcp.ServerOptions{Logger: logger, Instructions: demoInstructions})
+		srv := reg.Server(impl, &mcp.ServerOptions{Logger: sessionLogger(logger, cfg.verbose), Instructions: demoInstructions})
 		return &app{reg: reg, srv: srv, demo: d, close: d.Close}, nil
 	case "conformance":
-		srv, err := conformanceServer(reg, impl, logger)
+		srv, err := conformanceServer(reg, impl, sessionLogger(logger, cfg.verbose))
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,5 @@
 // Command verdict reads the output of the bench module's benchmarks and
-// prints, for each target of issue 7, the measured ratios and whether the
+// prints, for each target of issues 7 and 29, the measured ratios and whether the
 // target is met. It takes the median of repeated runs (-count).
 //
 //	go run ./internal/verdict out/latest.txt
@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-type sample struct{ ns, bytes, allocs, perTool []float64 }
+type sample struct{ ns, bytes, allocs, perTool, startHeap, serverCPU []float64 }
 
 var line = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
@@ -57,6 +57,10 @@ func main() {
 				s.allocs = append(s.allocs, v)
 			case "ns/tool":
 				s.perTool = append(s.perTool, v)
+			case "startheap-B":
+				s.startHeap = append(s.startHeap, v)
+			case "server-cpu-ns/op":
+				s.serverCPU = append(s.serverCPU, v)
 			}
 		}
 	}
@@ -154,6 +158,16 @@ func main() {
 			if ok {
 				fmt.Printf("tools/list 10k %-6s %.3fx floor time, %.2fx floor B/op\n", st, ns/fns, b/fb)
 			}
+		}
+	}
+	// 6. Standalone throughput (issue 29): two minimal server processes under
+	// the same load; the rate ratio is the inverse of the ns/op ratio.
+	if mns, _, _, _, ok := get("BenchmarkStandalone/stack=mcpgen"); ok {
+		if gns, _, _, _, ok := get("BenchmarkStandalone/stack=gosdk"); ok {
+			m, g := data["BenchmarkStandalone/stack=mcpgen"], data["BenchmarkStandalone/stack=gosdk"]
+			fmt.Printf("standalone HTTP 2026-07-28: mcpgen %.0f req/s vs go-sdk %.0f req/s = %.3fx (>=0.95x: %s); server CPU per request %.0f vs %.0f µs (%.3fx); start-up heap %.0f KiB vs %.0f KiB\n",
+				1e9/mns, 1e9/gns, gns/mns, verdict(gns/mns >= 0.95), median(m.serverCPU)/1e3, median(g.serverCPU)/1e3,
+				median(m.serverCPU)/median(g.serverCPU), median(m.startHeap)/1024, median(g.startHeap)/1024)
 		}
 	}
 }

@@ -1,0 +1,46 @@
+// Package standalone holds what the two minimal servers of
+// BenchmarkStandalone share: the tool (one string argument, a structured
+// result) and the line a server prints when it is ready. The servers
+// themselves are the commands in ./mcpgen and ./gosdk, each its own binary,
+// so that each process holds on its heap only what its own stack links
+// (package-level state of its dependencies included), as a small server a
+// user deploys does.
+package standalone
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+)
+
+// In is the tool's argument.
+type In struct {
+	Text string `json:"text"`
+}
+
+// Out is the tool's result.
+type Out struct {
+	Text string `json:"text"`
+}
+
+// Echo is the tool's function.
+func Echo(_ context.Context, in In) (Out, error) { return Out{Text: in.Text}, nil }
+
+// Name and Description are the tool's.
+const (
+	Name        = "echo"
+	Description = "Echoes the text."
+)
+
+// Ready writes the line the benchmark waits for, "ADDR HEAP OBJECTS": the
+// listener's address and, after a full GC, the bytes and objects live on
+// the heap of the server with its tool registered and its handler built.
+func Ready(w io.Writer, ln net.Listener) {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	fmt.Fprintf(w, "%s %d %d\n", ln.Addr(), m.HeapAlloc, m.HeapObjects)
+}
