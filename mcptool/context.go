@@ -12,16 +12,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// callState is what the context helpers of one call share.
+// callState is one call's state: what the call path, the context helpers
+// and the middleware chain ([Call]) share.
 type callState struct {
 	reg  *Registry
 	tool *tool
 	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
 	peer Peer                 // the client end; nil for direct calls
-	task *taskRun             // the task the call runs as, if it may become one
-	// authenticated is the principal of the context served under
-	// (Authenticated, auth.go), for transports without tokens.
-	authenticated *auth.TokenInfo
+	ti   *auth.TokenInfo      // the verified caller (tokenInfoOf), nil without one
 
 	mu           sync.Mutex
 	lastProgress float64
@@ -30,6 +28,21 @@ type callState struct {
 
 	answers map[string]json.RawMessage // input answers: replayed from requestState, plus this round's
 	pending mcp.InputRequestMap        // input this run asked for and has no answer to
+
+	out outcome // the path's outcome, once ran (bound.handler)
+	ran bool
+}
+
+func (cs *callState) setPathOutcome(o outcome) {
+	cs.mu.Lock()
+	cs.out, cs.ran = o, true
+	cs.mu.Unlock()
+}
+
+func (cs *callState) pathOutcome() (outcome, bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.out, cs.ran
 }
 
 type callStateKey struct{}
