@@ -12,12 +12,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
 //
-//	entry    Registry.Call (direct), Registry.Invoke (adapters), Registry.serveCall
-//	         (go-sdk): newCallState, the call's explicit state
+//	entry    Registry.Call (direct, and adapters through adapter.Invoke),
+//	         Registry.serveCall (go-sdk): newCallState, the call's explicit state
 //	run      middleware ([Use]) around the path, panic recovery, audit
 //	path     bound.call: size → decode (defaults, validate) → authorize
 //	         (scopes) → confirm → limits (rate, session rate, concurrency) →
@@ -64,29 +66,17 @@ func (c *Call) Outcome() string {
 // ([CodeUnknownTool]) or arguments that are not JSON
 // ([CodeMalformedArguments]). Invalid arguments, errors returned by the
 // tool, and panics are results with IsError set.
+//
+// Called by a transport adapter through
+// [github.com/mcpgen/mcpgen/mcptool/adapter.Invoke], the call has the
+// adapter's client end: the context helpers reach the client, and on a
+// 2026-07-28 request input is asked with input-required results.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	return r.Invoke(ctx, name, args, nil)
-}
-
-// Invoke calls the named tool on behalf of a transport adapter: like
-// [Registry.Call], with peer as the client end for the context helpers.
-//
-// On a 2026-07-28 request input is not asked of the client with requests of
-// its own but with input-required results. A peer that has the method
-//
-//	CallRequest() *mcp.CallToolRequest
-//
-// and returns the call in go-sdk's form for such a request (its _meta with
-// protocol version and client capabilities, its inputResponses and
-// requestState; nil for a 2025-era call) gets the go-sdk server's behaviour:
-// [Ask] returns the answers of earlier rounds, and a call still waiting for
-// answers returns a result with InputRequests and a sealed RequestState for
-// the adapter to send. [Request] returns that request during the call.
-func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
 	t, ok := r.lookup(name)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
 	}
+	peer := peerctx.From(ctx) // an adapter's (adapter.Invoke); nil for a direct call
 	var req *mcp.CallToolRequest
 	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
 		req = rp.CallRequest()

@@ -10,6 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // callState is one call's state: what the call path, the context helpers
@@ -18,7 +20,7 @@ type callState struct {
 	reg  *Registry
 	tool *tool
 	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
-	peer Peer                 // the client end; nil for direct calls
+	peer peerctx.Peer         // the client end; nil for direct calls
 	ti   *auth.TokenInfo      // the verified caller (tokenInfoOf), nil without one
 
 	mu           sync.Mutex
@@ -45,14 +47,15 @@ func (cs *callState) pathOutcome() (outcome, bool) {
 	return cs.out, cs.ran
 }
 
-type callStateKey struct{}
-
+// withCallState puts the call's state in the context of its tool, under
+// the key of an adapter's peer (peerctx): a Registry.Call the tool makes in
+// turn is a direct call.
 func withCallState(ctx context.Context, cs *callState) context.Context {
-	return context.WithValue(ctx, callStateKey{}, cs)
+	return context.WithValue(ctx, peerctx.Key{}, cs)
 }
 
 func stateFrom(ctx context.Context) *callState {
-	cs, _ := ctx.Value(callStateKey{}).(*callState)
+	cs, _ := ctx.Value(peerctx.Key{}).(*callState)
 	return cs
 }
 

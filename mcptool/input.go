@@ -351,7 +351,8 @@ type sealedState struct {
 
 // StateKey sets the 32-byte key that encrypts and authenticates the
 // requestState of input-required results (AES-256-GCM). Servers behind a load
-// balancer must share it. The default is a random key per registry.
+// balancer must share it. The default is a random key per registry. A key
+// of another length makes every [Registry.Add] of the registry fail.
 func StateKey(key []byte) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.stateKey = append([]byte(nil), key...) })
 }

@@ -39,6 +39,7 @@ type toolConfig struct {
 }
 
 type registryConfig struct {
+	misuse        error // an option given a value it cannot take: Add returns it
 	keepDefs      bool
 	dialect       bool
 	logger        *slog.Logger

@@ -89,8 +89,8 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		r.cfg.spent = &localSpent{}
 	}
 	if len(r.cfg.stateKey) != 32 {
-		if r.cfg.stateKey != nil {
-			panic("mcptool: StateKey must be 32 bytes")
+		if r.cfg.stateKey != nil { // Add reports it
+			r.cfg.misuse = fmt.Errorf("StateKey must be 32 bytes, not %d", len(r.cfg.stateKey))
 		}
 		r.cfg.stateKey = make([]byte, 32)
 		_, _ = rand.Read(r.cfg.stateKey)
@@ -129,6 +129,9 @@ func (r *Registry) Add(name string, fn any, opts ...Option) error {
 }
 
 func (r *Registry) insert(t *tool) error {
+	if r.cfg.misuse != nil {
+		return &Error{Code: CodeInvalidDefinition, Tool: t.name, Err: fmt.Errorf("registry options: %w", r.cfg.misuse)}
+	}
 	t.handler = r.chain(t)
 	r.mu.Lock()
 	if _, dup := r.tools.Load(t.name); dup {

@@ -942,3 +942,14 @@ func regMarshalNoT(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// A StateKey that is not 32 bytes is an error from Add, naming the option,
+// not a panic.
+func TestStateKeyMisuseIsAnError(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.StateKey([]byte("short")))
+	err := reg.Add("t", func() error { return nil }, mcptool.NoDescription())
+	require.Error(t, err)
+	assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
+	assert.Contains(t, err.Error(), "StateKey must be 32 bytes, not 5")
+	assert.Empty(t, reg.Tools())
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 )
 
@@ -741,7 +742,7 @@ func (run *taskRun) ask(ctx context.Context, cs *callState, requests mcp.InputRe
 // taskPeer is the client end of a call that may become a task.
 type taskPeer struct {
 	run   *taskRun
-	inner Peer
+	inner peerctx.Peer
 }
 
 func (p taskPeer) SessionID() string  { return p.inner.SessionID() }
