@@ -192,57 +192,17 @@ func (r *Registry) taskStore() taskstore.Store {
 	return tr.store
 }
 
-// clientHasTasks reports whether the request declares the tasks extension.
+// clientHasTasks reports whether the request declares the tasks extension:
+// in its _meta on a 2026-07-28 request, else in its session's initialize.
 func clientHasTasks(req interface {
 	ClientCapabilities() *mcp.ClientCapabilities
 }) bool {
-	var meta mcp.Meta
-	switch r := req.(type) {
-	case *mcp.CallToolRequest:
-		if r.Params != nil {
-			meta = r.Params.Meta
-		}
-	case *mcp.ServerRequest[*taskParams]:
-		if r.Params != nil {
-			meta = r.Params.Meta
-		}
-	}
-	if has, known := modernHasTasks(meta); known {
-		return has
-	}
 	caps := req.ClientCapabilities()
 	if caps == nil {
 		return false
 	}
 	_, ok := caps.Extensions[TasksExtension]
 	return ok
-}
-
-// modernHasTasks answers clientHasTasks from the _meta of a 2026-07-28
-// request (known is false for any other), as ClientCapabilities would but
-// without its cost: go-sdk's ClientCapabilities encodes the capabilities in
-// _meta and decodes them again (through a fresh 32 KiB decoder buffer) on
-// every call. go-sdk serves a 2026-07-28 request only once those same
-// capabilities decoded (it refuses the request otherwise), so
-// ClientCapabilities reads them from _meta, and their Extensions are the
-// keys of the "extensions" object, matched exactly (go-sdk's decoder is
-// case-sensitive).
-func modernHasTasks(meta mcp.Meta) (has, known bool) {
-	if !modernMeta(meta) {
-		return false, false
-	}
-	caps, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
-	if !ok {
-		return false, false
-	}
-	switch ext := caps["extensions"].(type) {
-	case nil:
-		return false, true
-	case map[string]any:
-		_, has = ext[TasksExtension]
-		return has, true
-	}
-	return false, false
 }
 
 // missingTasksCapability is the spec's error for a client that must declare
