@@ -138,14 +138,15 @@ func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage)
 
 // settle completes an outcome: an input-required one carries what the
 // call asked for (or is an internal error when it asked for nothing), and
-// an internal error gets its reference and is logged once.
+// an internal error not yet shown to middleware gets its reference and is
+// logged, once.
 func (r *Registry) settle(ctx context.Context, cs *callState, o outcome) outcome {
 	if o.kind == outInputRequired {
 		if o.pending = cs.pendingRequests(); o.pending == nil {
 			o = outcome{kind: outInternal, err: fmt.Errorf("%w, but the tool asked for nothing", ErrInputRequired)}
 		}
 	}
-	if o.kind == outInternal {
+	if o.kind == outInternal && o.res == nil {
 		o.res = r.internal(ctx, cs.tool.name, o.err, o.stack)
 	}
 	return o
@@ -502,12 +503,12 @@ func (b bound[In]) handler(ctx context.Context, call *Call) (*mcp.CallToolResult
 		cs = stateFrom(ctx)
 	}
 	o := b.call(ctx, cs, call.Arguments)
+	if o.kind == outInternal { // the middleware sees what the model will
+		o.res = cs.reg.internal(ctx, cs.tool.name, o.err, o.stack)
+	}
 	cs.setPathOutcome(o)
-	switch o.kind {
-	case outInputRequired:
+	if o.kind == outInputRequired {
 		return nil, ErrInputRequired
-	case outInternal:
-		return nil, internalErr{o.err, o.stack}
 	}
 	return o.result()
 }
@@ -516,11 +517,8 @@ func (b bound[In]) handler(ctx context.Context, call *Call) (*mcp.CallToolResult
 // own when the middleware passed its result on; otherwise what the
 // middleware returned.
 func (cs *callState) fromHandler(res *mcp.CallToolResult, err error) outcome {
-	var ie internalErr
 	inner, ran := cs.pathOutcome()
 	switch {
-	case errors.As(err, &ie):
-		return outcome{kind: outInternal, err: ie.err, stack: ie.stack}
 	case errors.Is(err, ErrInputRequired):
 		return outcome{kind: outInputRequired}
 	case err != nil:
@@ -532,16 +530,6 @@ func (cs *callState) fromHandler(res *mcp.CallToolResult, err error) outcome {
 	}
 	return outcome{kind: outOK, res: res}
 }
-
-// internalErr carries an internal error through middleware: the model must
-// not see it.
-type internalErr struct {
-	err   error
-	stack []byte
-}
-
-func (e internalErr) Error() string { return e.err.Error() }
-func (e internalErr) Unwrap() error { return e.err }
 
 // internal logs an internal error under a new reference and returns the
 // result the model sees.
