@@ -115,12 +115,7 @@ func subjectOf(ti *auth.TokenInfo) string {
 }
 
 // tokenInfo is the call's verified token, or nil.
-func (cs *callState) tokenInfo() *auth.TokenInfo {
-	if cs.req != nil && cs.req.Extra != nil && cs.req.Extra.TokenInfo != nil {
-		return cs.req.Extra.TokenInfo
-	}
-	return cs.authenticated
-}
+func (cs *callState) tokenInfo() *auth.TokenInfo { return cs.ti }
 
 // CodeInsufficientScope is the JSON-RPC error code of a call whose token
 // lacks scopes its tool needs (over HTTP the request gets 403 first).

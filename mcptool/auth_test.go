@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/adapter"
 )
 
 // tokens is a verifier of made-up tokens: token → what it verifies to.
@@ -247,7 +248,7 @@ func TestAuthCallPathChecksScopes(t *testing.T) {
 		mcptool.Scopes("notes:read", "notes:write", "notes:admin")))
 	call := func(token string) error {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "write"}, Extra: &mcp.RequestExtra{TokenInfo: testTokens[token]}}
-		_, err := reg.Invoke(t.Context(), "write", nil, tokenPeer{req})
+		_, err := adapter.Invoke(t.Context(), reg, "write", nil, tokenPeer{req})
 		return err
 	}
 	err := call("reader")
@@ -338,7 +339,7 @@ func TestAuthCallerConcurrency(t *testing.T) {
 	}, mcptool.CallerConcurrency(1), mcptool.Scopes()))
 	call := func(token string) (*mcp.CallToolResult, error) {
 		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "slow"}, Extra: &mcp.RequestExtra{TokenInfo: testTokens[token]}}
-		return reg.Invoke(t.Context(), "slow", nil, tokenPeer{req})
+		return adapter.Invoke(t.Context(), reg, "slow", nil, tokenPeer{req})
 	}
 	first := make(chan *mcp.CallToolResult, 1)
 	go func() { res, _ := call("reader"); first <- res }()

@@ -12,17 +12,23 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
 //
-//	transport   Registry.Call, Registry.Invoke (adapters), Registry.toolHandler (go-sdk)
-//	run         audit record, panic recovery, middleware ([Use]), pending input
-//	bound.call  size → decode (defaults, validate) → authorize (scopes) →
-//	            confirm → limits (rate, session rate, concurrency) → invoke
-//	            (timeout) → marshal
+//	entry    Registry.Call (direct, and adapters through adapter.Invoke),
+//	         Registry.serveCall (go-sdk): newCallState, the call's explicit state
+//	run      middleware ([Use]) around the path, panic recovery, audit
+//	path     bound.call: size → decode (defaults, validate) → authorize
+//	         (scopes) → confirm → limits (rate, session rate, concurrency) →
+//	         invoke (timeout) → marshal (finish classifies the tool's error)
+//	encode   the one outcome on the wire of the request's era: encode2025 or
+//	         encodeModern, chosen once per request
 //
-// and ends in one outcome, which each transport maps to its wire once.
+// Tasks (task.go) are a layer over it: they run newCallState → run detached
+// with a peer of their own, and map the same outcome to the task.
 
 // Call is one call of a tool, as the handler chain sees it.
 type Call struct {
@@ -34,7 +40,7 @@ type Call struct {
 	// (nil for direct calls of [Registry.Call]).
 	Request *mcp.CallToolRequest
 
-	out *outcome // where the innermost handler leaves the outcome
+	cs *callState // the call's state, where the path records its outcome
 }
 
 // Outcome says how the call ended, for a [Middleware] once next has
@@ -45,10 +51,14 @@ type Call struct {
 // the tool's scopes: a protocol error). The audit log uses the same
 // words. It is "" before next returns.
 func (c *Call) Outcome() string {
-	if c.out == nil || (c.out.kind == outOK && c.out.res == nil) {
+	if c.cs == nil {
 		return ""
 	}
-	return c.out.word()
+	o, ok := c.cs.pathOutcome()
+	if !ok {
+		return ""
+	}
+	return o.word()
 }
 
 // Call calls the named tool with raw JSON arguments (nil or empty means
@@ -56,40 +66,29 @@ func (c *Call) Outcome() string {
 // ([CodeUnknownTool]) or arguments that are not JSON
 // ([CodeMalformedArguments]). Invalid arguments, errors returned by the
 // tool, and panics are results with IsError set.
+//
+// Called by a transport adapter through
+// [github.com/mcpgen/mcpgen/mcptool/adapter.Invoke], the call has the
+// adapter's client end: the context helpers reach the client, and on a
+// 2026-07-28 request input is asked with input-required results.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	return r.Invoke(ctx, name, args, nil)
-}
-
-// Invoke calls the named tool on behalf of a transport adapter: like
-// [Registry.Call], with peer as the client end for the context helpers.
-//
-// On a 2026-07-28 request input is not asked of the client with requests of
-// its own but with input-required results. A peer that has the method
-//
-//	CallRequest() *mcp.CallToolRequest
-//
-// and returns the call in go-sdk's form for such a request (its _meta with
-// protocol version and client capabilities, its inputResponses and
-// requestState; nil for a 2025-era call) gets the go-sdk server's behaviour:
-// [Ask] returns the answers of earlier rounds, and a call still waiting for
-// answers returns a result with InputRequests and a sealed RequestState for
-// the adapter to send. [Request] returns that request during the call.
-func (r *Registry) Invoke(ctx context.Context, name string, args json.RawMessage, peer Peer) (*mcp.CallToolResult, error) {
 	t, ok := r.lookup(name)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
 	}
-	cs := &callState{reg: r, tool: t, peer: peer}
+	peer := peerctx.From(ctx) // an adapter's (adapter.Invoke); nil for a direct call
+	var req *mcp.CallToolRequest
 	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
-		if req := rp.CallRequest(); req != nil {
-			var err error
-			if cs, err = r.newCallState(ctx, t, req); err != nil {
-				return nil, err
-			}
-			cs.peer = peer
-		}
+		req = rp.CallRequest()
 	}
-	return r.respond(cs, r.run(ctx, cs, args))
+	cs, err := r.newCallState(ctx, t, req)
+	if err != nil {
+		return nil, err
+	}
+	if peer != nil {
+		cs.peer = peer
+	}
+	return r.encode(cs, r.run(ctx, cs, args))
 }
 
 // toolHandler serves a registry tool on go-sdk's low-level handler, for a
@@ -108,24 +107,7 @@ func (r *Registry) serveCall(ctx context.Context, t *tool, req *mcp.CallToolRequ
 	if err != nil {
 		return nil, err
 	}
-	if run := runFrom(ctx); run != nil { // the call may become a task (task.go)
-		cs.task, cs.peer = run, taskPeer{run: run, inner: cs.peer}
-	}
-	res, err := r.respond(cs, r.run(ctx, cs, req.Params.Arguments))
-	if e := (*Error)(nil); errors.As(err, &e) {
-		return nil, e.JSONRPC()
-	}
-	return res, err
-}
-
-// respond maps an outcome to what a transport sends: a result or a protocol
-// error; for a call on a 2026-07-28 request still waiting for input, a
-// result with the input requests and the sealed requestState.
-func (r *Registry) respond(cs *callState, o outcome) (*mcp.CallToolResult, error) {
-	if o.kind == outInputRequired && cs.req != nil {
-		return r.inputRequired(cs, o.pending)
-	}
-	return o.result()
+	return r.encode(cs, r.run(ctx, cs, req.Params.Arguments))
 }
 
 // run calls a tool through its middleware and writes the audit record. It
@@ -133,8 +115,7 @@ func (r *Registry) respond(cs *callState, o outcome) (*mcp.CallToolResult, error
 // reference ID (the details go to the registry's logger).
 func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage) (o outcome) {
 	t := cs.tool
-	cs.authenticated = tokenInfoOf(ctx, nil)
-	ctx = withCallState(ctx, cs)
+	ctx = withCallState(ctx, cs) // for the helpers tool code calls
 	var start time.Time
 	if r.cfg.audit != nil {
 		start = time.Now()
@@ -143,16 +124,7 @@ func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage)
 		if p := recover(); p != nil {
 			o = outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: debug.Stack()}
 		}
-		// A call that asked for input the client has not given yet waits
-		// for it, whatever the tool made of the error.
-		if pending := cs.pendingRequests(); pending != nil {
-			o = outcome{kind: outInputRequired, pending: pending}
-		} else if o.kind == outInputRequired {
-			o = outcome{kind: outInternal, err: fmt.Errorf("%w, but the tool asked for nothing", ErrInputRequired)}
-		}
-		if o.kind == outInternal {
-			o.res = r.internal(ctx, t.name, o.err, o.stack)
-		}
+		o = r.settle(ctx, cs, o)
 		if r.cfg.audit != nil {
 			r.auditCall(ctx, cs, args, start, o)
 		}
@@ -160,9 +132,24 @@ func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage)
 	if t.handler == nil {
 		return t.call(ctx, cs, args)
 	}
-	var inner outcome
-	res, err := t.handler(ctx, &Call{Name: t.name, Arguments: args, Request: cs.req, out: &inner})
-	return fromHandler(inner, res, err)
+	res, err := t.handler(ctx, &Call{Name: t.name, Arguments: args, Request: cs.req, cs: cs})
+	return cs.fromHandler(res, err)
+}
+
+// settle completes an outcome: an input-required one carries what the
+// call asked for (or is an internal error when it asked for nothing), and
+// an internal error not yet shown to middleware gets its reference and is
+// logged, once.
+func (r *Registry) settle(ctx context.Context, cs *callState, o outcome) outcome {
+	if o.kind == outInputRequired {
+		if o.pending = cs.pendingRequests(); o.pending == nil {
+			o = outcome{kind: outInternal, err: fmt.Errorf("%w, but the tool asked for nothing", ErrInputRequired)}
+		}
+	}
+	if o.kind == outInternal && o.res == nil {
+		o.res = r.internal(ctx, cs.tool.name, o.err, o.stack)
+	}
+	return o
 }
 
 // bound is a tool's function bound to its argument type: the only part of
@@ -364,12 +351,16 @@ func retryIn(d time.Duration) time.Duration {
 	return max(d, time.Millisecond).Round(time.Millisecond)
 }
 
-// finish turns what the tool's function returned into the outcome: its
-// value marshaled as the result, or its error classified. A *jsonrpc.Error
-// stays a protocol error; an error meant for the model (see [UserError]) is
-// an isError result with its text; anything else is an internal error,
-// masked unless the registry exposes errors.
+// finish turns what the tool's function returned into the outcome: the
+// one classifier of a tool's error. A call that asked for input the client
+// has not given yet waits for it, whatever the tool made of the error; a
+// *jsonrpc.Error stays a protocol error; an error meant for the model (see
+// [UserError]) is an isError result with its text; anything else is an
+// internal error, masked unless the registry exposes errors.
 func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outcome {
+	if errors.Is(err, ErrInputRequired) || cs.pendingRequests() != nil {
+		return outcome{kind: outInputRequired}
+	}
 	if err == nil {
 		res, err := t.marshal(v)
 		if err != nil {
@@ -379,9 +370,6 @@ func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outc
 	}
 	if je, ok := protocolError(err); ok {
 		return outcome{kind: outProtocol, err: je}
-	}
-	if errors.Is(err, ErrInputRequired) {
-		return outcome{kind: outInputRequired}
 	}
 	if IsUserError(err) || cs.reg.cfg.exposeErrors {
 		return outcome{kind: outToolError, res: ErrorResult(err.Error())}
@@ -443,67 +431,105 @@ func (o outcome) word() string {
 	return "protocol_error"
 }
 
-// result maps the outcome to a result or a protocol error: for
-// [Registry.Call], adapters, and the middleware chain.
+// result is the outcome as Go values: a result, or a protocol error.
 func (o outcome) result() (*mcp.CallToolResult, error) {
-	switch o.kind {
-	case outProtocol:
+	switch {
+	case o.kind == outProtocol:
 		return nil, o.err
-	case outInputRequired:
-		if o.pending == nil { // inside the middleware chain
-			return nil, ErrInputRequired
-		}
+	case o.kind == outInputRequired: // settled without the request to ask on
 		return ErrorResult("waiting for input"), nil
-	case outInternal:
-		if o.res == nil { // inside the middleware chain
-			return nil, internalErr{o.err, o.stack}
-		}
-	}
-	if o.res == nil {
+	case o.res == nil:
 		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
 	}
 	return o.res, nil
 }
 
+// encode maps the call's outcome to its wire, for the request's era,
+// chosen here once: a direct call (or an adapter's 2025-era call) gets the
+// outcome as Go values, a go-sdk request of a 2025-era session
+// encode2025, a 2026-07-28 request encodeModern.
+func (r *Registry) encode(cs *callState, o outcome) (*mcp.CallToolResult, error) {
+	switch {
+	case cs.req == nil:
+		return o.result()
+	case isModern(cs.req):
+		return r.encodeModern(cs, o)
+	}
+	return encode2025(o)
+}
+
+// encode2025 is the outcome of a call of a 2025-era session: a result whose
+// content is never null, or a JSON-RPC error. Input was asked with
+// requests of the server's own.
+func encode2025(o outcome) (*mcp.CallToolResult, error) {
+	res, err := o.result()
+	if err != nil {
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return nil, e.JSONRPC()
+		}
+		return nil, err
+	}
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	return res, nil
+}
+
+// encodeModern is the outcome of a 2026-07-28 request: as encode2025, and
+// a call still waiting for input answers with the input requests and the
+// sealed requestState; the result says which of the two it is
+// (resultType "complete" or "input_required").
+func (r *Registry) encodeModern(cs *callState, o outcome) (*mcp.CallToolResult, error) {
+	if o.kind != outInputRequired {
+		res, err := encode2025(o)
+		if err != nil {
+			return nil, err
+		}
+		return withResultType(res, &completeResult), nil
+	}
+	res, err := r.inputRequired(cs, o.pending)
+	if err != nil {
+		return nil, err
+	}
+	return withResultType(res, &inputRequiredResult), nil
+}
+
 // handler is the innermost handler of a tool's middleware chain: the path,
-// with its outcome left in the call for run.
+// its outcome recorded in the call's state for run, and handed to the
+// middleware as a result or an error.
 func (b bound[In]) handler(ctx context.Context, call *Call) (*mcp.CallToolResult, error) {
-	o := b.call(ctx, stateFrom(ctx), call.Arguments)
-	if call.out != nil {
-		*call.out = o
+	cs := call.cs
+	if cs == nil { // a Call the middleware made itself: the same call
+		cs = stateFrom(ctx)
+	}
+	o := b.call(ctx, cs, call.Arguments)
+	if o.kind == outInternal { // the middleware sees what the model will
+		o.res = cs.reg.internal(ctx, cs.tool.name, o.err, o.stack)
+	}
+	cs.setPathOutcome(o)
+	if o.kind == outInputRequired {
+		return nil, ErrInputRequired
 	}
 	return o.result()
 }
 
-// fromHandler reads the outcome of a call through middleware: inner, the
-// path's own, when the middleware passed its result on; otherwise what the
+// fromHandler reads the outcome of a call through middleware: the path's
+// own when the middleware passed its result on; otherwise what the
 // middleware returned.
-func fromHandler(inner outcome, res *mcp.CallToolResult, err error) outcome {
-	var ie internalErr
+func (cs *callState) fromHandler(res *mcp.CallToolResult, err error) outcome {
+	inner, ran := cs.pathOutcome()
 	switch {
-	case errors.As(err, &ie):
-		return outcome{kind: outInternal, err: ie.err, stack: ie.stack}
 	case errors.Is(err, ErrInputRequired):
 		return outcome{kind: outInputRequired}
 	case err != nil:
 		return outcome{kind: outProtocol, err: err}
-	case res != nil && res == inner.res:
+	case ran && res != nil && res == inner.res:
 		return inner
 	case res != nil && res.IsError:
 		return outcome{kind: outToolError, res: res}
 	}
 	return outcome{kind: outOK, res: res}
 }
-
-// internalErr carries an internal error through middleware: the model must
-// not see it.
-type internalErr struct {
-	err   error
-	stack []byte
-}
-
-func (e internalErr) Error() string { return e.err.Error() }
-func (e internalErr) Unwrap() error { return e.err }
 
 // internal logs an internal error under a new reference and returns the
 // result the model sees.

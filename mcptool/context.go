@@ -10,18 +10,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
-// callState is what the context helpers of one call share.
+// callState is one call's state: what the call path, the context helpers
+// and the middleware chain ([Call]) share.
 type callState struct {
 	reg  *Registry
 	tool *tool
 	req  *mcp.CallToolRequest // the go-sdk request, when served by go-sdk
-	peer Peer                 // the client end; nil for direct calls
-	task *taskRun             // the task the call runs as, if it may become one
-	// authenticated is the principal of the context served under
-	// (Authenticated, auth.go), for transports without tokens.
-	authenticated *auth.TokenInfo
+	peer peerctx.Peer         // the client end; nil for direct calls
+	ti   *auth.TokenInfo      // the verified caller (tokenInfoOf), nil without one
 
 	mu           sync.Mutex
 	lastProgress float64
@@ -30,16 +30,32 @@ type callState struct {
 
 	answers map[string]json.RawMessage // input answers: replayed from requestState, plus this round's
 	pending mcp.InputRequestMap        // input this run asked for and has no answer to
+
+	out outcome // the path's outcome, once ran (bound.handler)
+	ran bool
 }
 
-type callStateKey struct{}
+func (cs *callState) setPathOutcome(o outcome) {
+	cs.mu.Lock()
+	cs.out, cs.ran = o, true
+	cs.mu.Unlock()
+}
 
+func (cs *callState) pathOutcome() (outcome, bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.out, cs.ran
+}
+
+// withCallState puts the call's state in the context of its tool, under
+// the key of an adapter's peer (peerctx): a Registry.Call the tool makes in
+// turn is a direct call.
 func withCallState(ctx context.Context, cs *callState) context.Context {
-	return context.WithValue(ctx, callStateKey{}, cs)
+	return context.WithValue(ctx, peerctx.Key{}, cs)
 }
 
 func stateFrom(ctx context.Context) *callState {
-	cs, _ := ctx.Value(callStateKey{}).(*callState)
+	cs, _ := ctx.Value(peerctx.Key{}).(*callState)
 	return cs
 }
 

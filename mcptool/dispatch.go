@@ -73,27 +73,10 @@ func (d *dispatcher) bind(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// call runs the registry's call path and finishes the result as go-sdk's
-// own tools/call does: content is never null, and a client on the
-// 2026-07-28 wire (isModern, as respond decides input requests) is told
-// whether the result is complete or waits for input.
+// call runs the registry's call path, which answers as go-sdk's own
+// tools/call would (call.go: encode).
 func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, error) {
-	res, err := d.reg.serveCall(ctx, t, req)
-	if err != nil {
-		return nil, err
-	}
-	input := res.InputRequests != nil
-	if res.Content == nil && !input {
-		res.Content = []mcp.Content{}
-	}
-	if isModern(req) {
-		proto := &completeResult
-		if input {
-			proto = &inputRequiredResult
-		}
-		res = withResultType(res, proto)
-	}
-	return res, nil
+	return d.reg.serveCall(ctx, t, req)
 }
 
 // go-sdk keeps a CallToolResult's resultType unexported and sets it only on

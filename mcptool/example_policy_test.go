@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/adapter"
 )
 
 // examplePolicyText returns the text of a result's first content block.
@@ -48,7 +49,7 @@ func examplePolicyRetry(res *mcp.CallToolResult, err error) {
 var examplePolicyQuiet = mcptool.Logger(slog.New(slog.DiscardHandler))
 
 // examplePolicyPeer stands in for a client session when a registry is
-// called through [mcptool.Registry.Invoke], as a transport adapter does: it
+// called through [adapter.Invoke], as a transport adapter does: it
 // has a session ID, and answers elicitation requests with answer (or cannot
 // answer them when answer is nil).
 type examplePolicyPeer struct {
@@ -245,7 +246,7 @@ func ExampleRateLimit() {
 
 // SessionRateLimit keeps a separate budget for every client session. The
 // session comes from the transport: here a stand-in Peer passed to
-// Registry.Invoke, as an adapter would. Direct calls of Registry.Call have
+// adapter.Invoke, as an adapter would. Direct calls of Registry.Call have
 // no session, so only RateLimit applies to them.
 func ExampleSessionRateLimit() {
 	reg := mcptool.NewRegistry()
@@ -254,10 +255,10 @@ func ExampleSessionRateLimit() {
 
 	ctx := context.Background()
 	alice, bob := &examplePolicyPeer{id: "alice"}, &examplePolicyPeer{id: "bob"}
-	examplePrintResult(reg.Invoke(ctx, "translate", nil, alice))
-	examplePolicyRetry(reg.Invoke(ctx, "translate", nil, alice))
-	examplePrintResult(reg.Invoke(ctx, "translate", nil, bob)) // bob has his own budget
-	examplePrintResult(reg.Call(ctx, "translate", nil))        // no session: not limited
+	examplePrintResult(adapter.Invoke(ctx, reg, "translate", nil, alice))
+	examplePolicyRetry(adapter.Invoke(ctx, reg, "translate", nil, alice))
+	examplePrintResult(adapter.Invoke(ctx, reg, "translate", nil, bob)) // bob has his own budget
+	examplePrintResult(reg.Call(ctx, "translate", nil))                 // no session: not limited
 	// Output:
 	// isError: false
 	// text: bonjour
@@ -310,11 +311,11 @@ func ExampleConfirm() {
 
 	// A client whose user declines.
 	declines := &examplePolicyPeer{id: "s1", answer: &mcp.ElicitResult{Action: "decline"}}
-	examplePrintResult(reg.Invoke(ctx, "delete_all", nil, declines))
+	examplePrintResult(adapter.Invoke(ctx, reg, "delete_all", nil, declines))
 
 	// A client whose user confirms.
 	confirms := &examplePolicyPeer{id: "s2", answer: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}}
-	examplePrintResult(reg.Invoke(ctx, "delete_all", nil, confirms))
+	examplePrintResult(adapter.Invoke(ctx, reg, "delete_all", nil, confirms))
 	fmt.Println("asked:", confirms.asked[0])
 	fmt.Println("runs:", runs)
 	// Output:

@@ -8,9 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http/httptest"
-	"os"
 	"sync"
 	"time"
 
@@ -707,70 +705,6 @@ func ExampleNewHTTPHandler() {
 	// Output:
 	// hello over 2025-11-25, session id: true, Mcp-Protocol-Version header: "2025-11-25"
 	// hello over 2026-07-28, session id: false, Mcp-Protocol-Version header: "2026-07-28"
-}
-
-// exampleServeConsolePeer is a Peer that prints what a tool sends to the
-// client, the way an adapter for another MCP library would forward it.
-type exampleServeConsolePeer struct{}
-
-func (exampleServeConsolePeer) SessionID() string  { return "console" }
-func (exampleServeConsolePeer) ProgressToken() any { return "tok" }
-func (exampleServeConsolePeer) NotifyProgress(_ context.Context, _ any, progress, total float64, message string) error {
-	fmt.Printf("progress %v/%v: %s\n", progress, total, message)
-	return nil
-}
-func (exampleServeConsolePeer) LogHandler(_ context.Context, name string) slog.Handler {
-	h := slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey {
-			return slog.Attr{}
-		}
-		return a
-	}})
-	return h.WithAttrs([]slog.Attr{slog.String("logger", name)})
-}
-func (exampleServeConsolePeer) Ask(_ context.Context, r mcp.InputRequest) (mcp.InputResponse, error) {
-	if p, ok := r.(*mcp.ElicitParams); ok {
-		fmt.Println("asked:", p.Message)
-		return &mcp.ElicitResult{Action: "accept"}, nil
-	}
-	return nil, fmt.Errorf("%w: only elicitation", mcptool.ErrInputUnsupported)
-}
-
-// Registry.Invoke is for serving a registry on another MCP library: the
-// adapter passes the call with a Peer, its end of the connection, and the
-// context helpers (Progress, Log, Ask, ...) reach the client through it.
-// Decoding, validation, policies and results are the registry's, as with
-// Registry.Call.
-func ExampleRegistry_Invoke() {
-	type ImportArgs struct {
-		Files []string `json:"files" validate:"min=1"`
-	}
-	reg := mcptool.NewRegistry()
-	_ = reg.Add("import", func(ctx context.Context, in ImportArgs) (string, error) {
-		for i, f := range in.Files {
-			mcptool.Progress(ctx, float64(i+1), float64(len(in.Files)), f)
-		}
-		mcptool.Log(ctx).Info("imported", "files", len(in.Files))
-		if _, err := mcptool.Elicit(ctx, "publish", &mcp.ElicitParams{Message: "Publish the import?"}); err != nil {
-			return "", err
-		}
-		_, err := mcptool.Sample(ctx, "title", &mcp.CreateMessageParams{MaxTokens: 10})
-		return fmt.Sprintf("imported %d files; sampling: %v", len(in.Files), errors.Is(err, mcptool.ErrInputUnsupported)), nil
-	})
-
-	peer := exampleServeConsolePeer{}
-	examplePrintResult(reg.Invoke(context.Background(), "import", json.RawMessage(`{"files":["a.csv","b.csv"]}`), peer))
-	examplePrintResult(reg.Invoke(context.Background(), "import", json.RawMessage(`{"files":[]}`), peer))
-	// Output:
-	// progress 1/2: a.csv
-	// progress 2/2: b.csv
-	// level=INFO msg=imported logger=import files=2
-	// asked: Publish the import?
-	// isError: false
-	// text: imported 2 files; sampling: true
-	// isError: true
-	// text: invalid arguments:
-	// - files: must have at least 1 item, got 0 (minItems)
 }
 
 // Registry.Watch calls a function after every change of the registry's

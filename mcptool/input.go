@@ -3,6 +3,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -55,8 +56,8 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 	if cs == nil || cs.peer == nil {
 		return nil, fmt.Errorf("%w: the tool was not called through an MCP session", ErrInputUnsupported)
 	}
-	if cs.task != nil {
-		if out, ok, err := cs.task.ask(ctx, cs, requests); ok {
+	if p, ok := cs.peer.(roundAsker); ok {
+		if out, ok, err := p.askRound(ctx, cs, requests); ok {
 			return out, err
 		}
 	}
@@ -94,6 +95,12 @@ func Ask(ctx context.Context, requests mcp.InputRequestMap) (mcp.InputResponseMa
 		out[k] = resp
 	}
 	return out, nil
+}
+
+// roundAsker is a peer that asks a whole round of input itself (a task, in
+// its store); handled is false when it leaves the round to Ask.
+type roundAsker interface {
+	askRound(ctx context.Context, cs *callState, requests mcp.InputRequestMap) (out mcp.InputResponseMap, handled bool, err error)
 }
 
 // Elicit asks the user for input through the client, under key. See [Ask].
@@ -273,14 +280,19 @@ func (cs *callState) pendingRequests() mcp.InputRequestMap {
 // again. A state that does not open (forged, altered, expired) or was issued
 // for another call is a protocol error.
 func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*callState, error) {
-	cs := &callState{reg: r, tool: t, req: req, peer: sdkPeer{req}}
+	cs := &callState{reg: r, tool: t, req: req}
+	if req == nil {
+		cs.ti = tokenInfoOf(ctx, nil)
+		return cs, nil
+	}
+	cs.peer, cs.ti = sdkPeer{req}, tokenInfoOf(ctx, req.Extra)
 	if req.Params.RequestState == "" {
 		if len(req.Params.InputResponses) > 0 {
 			r.cfg.logger.InfoContext(ctx, "mcptool: inputResponses without requestState ignored: asking again", "tool", t.name)
 		}
 		return cs, nil
 	}
-	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments, subjectOf(tokenInfoOf(ctx, req.Extra)))
+	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments, subjectOf(cs.ti))
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
 	}
@@ -340,9 +352,10 @@ type sealedState struct {
 
 // StateKey sets the 32-byte key that encrypts and authenticates the
 // requestState of input-required results (AES-256-GCM). Servers behind a load
-// balancer must share it. The default is a random key per registry.
+// balancer must share it. The default is a random key per registry. A key
+// of another length makes every [Registry.Add] of the registry fail.
 func StateKey(key []byte) RegistryOption {
-	return registryOption(func(c *registryConfig) { c.stateKey = append([]byte(nil), key...) })
+	return registryOption(func(c *registryConfig) { c.stateKey = bytes.Clone(key) })
 }
 
 func (r *Registry) aead() (cipher.AEAD, error) {

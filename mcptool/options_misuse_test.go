@@ -27,6 +27,7 @@ func TestRegistryOptionMisuse(t *testing.T) {
 		want []string
 	}{
 		"short StateKey":   {[]mcptool.RegistryOption{mcptool.StateKey(make([]byte, 16))}, []string{"StateKey", "16 bytes"}},
+		"empty StateKey":   {[]mcptool.RegistryOption{mcptool.StateKey([]byte{})}, []string{"StateKey", "0 bytes"}},
 		"long StateKey":    {[]mcptool.RegistryOption{mcptool.StateKey(make([]byte, 33))}, []string{"StateKey", "33 bytes"}},
 		"nil option":       {[]mcptool.RegistryOption{mcptool.ExposeErrors(), nil}, []string{"option 2 is nil"}},
 		"nil type handler": {[]mcptool.RegistryOption{mcptool.Types(nil)}, []string{"Types", "handler 1 is nil"}},

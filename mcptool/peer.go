@@ -10,29 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Peer is the client end of one tool call, as a transport sees it. mcpgen's
-// go-sdk serving implements it; an adapter that serves a registry on another
-// MCP library implements it too and calls [Registry.Invoke]. The context
-// helpers ([Progress], [Log], [Ask], ...) reach the client through it.
-type Peer interface {
-	// SessionID identifies the client session for per-session policies
-	// and the audit log, "" when the transport has no sessions.
-	SessionID() string
-	// ProgressToken is the call's progress token, nil when it has none.
-	ProgressToken() any
-	// NotifyProgress sends notifications/progress for token.
-	NotifyProgress(ctx context.Context, token any, progress, total float64, message string) error
-	// LogHandler returns a handler whose records reach the client as
-	// notifications/message from the named logger, at the level the client
-	// asked for; nil when the transport cannot log to the client.
-	LogHandler(ctx context.Context, name string) slog.Handler
-	// Ask sends one input request (elicitation, sampling, roots) to the
-	// client and waits for its answer: *mcp.ElicitResult,
-	// *mcp.CreateMessageWithToolsResult or *mcp.ListRootsResult. It returns
-	// an error wrapping [ErrInputUnsupported] when the client cannot answer.
-	Ask(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error)
-}
-
 // Watch calls fn after every change of the registry's tools (Add, Remove),
 // synchronously, with the names of the tools the change added or removed,
 // until stop is called. An adapter for another MCP library looks each name

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/adapter"
 )
 
 // fakePeer records what a tool sent to the client.
@@ -78,7 +79,7 @@ func TestInvokeWithPeer(t *testing.T) {
 		return "sampling: " + err.Error(), nil
 	}))
 	p := &fakePeer{}
-	res, err := reg.Invoke(context.Background(), "wipe", json.RawMessage(`{}`), p)
+	res, err := adapter.Invoke(context.Background(), reg, "wipe", json.RawMessage(`{}`), p)
 	require.NoError(t, err)
 	require.False(t, res.IsError, textOf(res))
 	assert.Equal(t, "sampling: mcptool: the client cannot answer this input request: only elicitation (s)", textOf(res))
@@ -87,7 +88,7 @@ func TestInvokeWithPeer(t *testing.T) {
 	require.Len(t, p.asked, 2, "the confirmation, then the sampling request")
 	assert.Contains(t, p.asked[0].(*mcp.ElicitParams).Message, `Allow "wipe" to run?`)
 
-	_, err = reg.Invoke(context.Background(), "nope", nil, p)
+	_, err = adapter.Invoke(context.Background(), reg, "nope", nil, p)
 	assert.Equal(t, mcptool.CodeUnknownTool, mcptool.CodeOf(err))
 }
 

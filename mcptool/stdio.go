@@ -73,7 +73,7 @@ type StdioTransport struct {
 }
 
 // Connect implements [mcp.Transport]. Call it once.
-func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	r, w := t.Reader, t.Writer
 	if r == nil {
 		r = os.Stdin
@@ -83,6 +83,7 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	c := &stdioConn{
 		id:        stdioSessionPrefix + rand.Text(),
+		caller:    ownerOf(ctx, nil), // the principal served under (Authenticated)
 		log:       t.Logger,
 		in:        r,
 		out:       w,
@@ -117,11 +118,12 @@ var errPeerClosed = &jsonrpc.Error{Code: -32003, Message: "the client closed its
 // cancels the requests in flight and writes no more responses once Read
 // fails.
 type stdioConn struct {
-	id  string // the session's ID: stdioSessionPrefix and a random token
-	log *slog.Logger
-	in  io.Reader
-	wmu sync.Mutex // serializes writes to out, one line each
-	out io.Writer
+	id     string // the session's ID: stdioSessionPrefix and a random token
+	caller string // who the connection's tasks/get polls come from (ownerOf)
+	log    *slog.Logger
+	in     io.Reader
+	wmu    sync.Mutex // serializes writes to out, one line each
+	out    io.Writer
 
 	incoming chan jsonrpc.Message // from readLoop to Read
 
@@ -542,8 +544,7 @@ func (c *stdioConn) poll(line []byte) bool {
 	if !ok {
 		return false
 	}
-	// stdio has no caller identity: as go-sdk's path, with no token.
-	out, _, ok := answerPoll(context.Background(), pt, "", id, taskID)
+	out, _, ok := answerPoll(context.Background(), pt, c.caller, id, taskID)
 	if !ok {
 		return false
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 )
 
@@ -191,57 +192,17 @@ func (r *Registry) taskStore() taskstore.Store {
 	return tr.store
 }
 
-// clientHasTasks reports whether the request declares the tasks extension.
+// clientHasTasks reports whether the request declares the tasks extension:
+// in its _meta on a 2026-07-28 request, else in its session's initialize.
 func clientHasTasks(req interface {
 	ClientCapabilities() *mcp.ClientCapabilities
 }) bool {
-	var meta mcp.Meta
-	switch r := req.(type) {
-	case *mcp.CallToolRequest:
-		if r.Params != nil {
-			meta = r.Params.Meta
-		}
-	case *mcp.ServerRequest[*taskParams]:
-		if r.Params != nil {
-			meta = r.Params.Meta
-		}
-	}
-	if has, known := modernHasTasks(meta); known {
-		return has
-	}
 	caps := req.ClientCapabilities()
 	if caps == nil {
 		return false
 	}
 	_, ok := caps.Extensions[TasksExtension]
 	return ok
-}
-
-// modernHasTasks answers clientHasTasks from the _meta of a 2026-07-28
-// request (known is false for any other), as ClientCapabilities would but
-// without its cost: go-sdk's ClientCapabilities encodes the capabilities in
-// _meta and decodes them again (through a fresh 32 KiB decoder buffer) on
-// every call. go-sdk serves a 2026-07-28 request only once those same
-// capabilities decoded (it refuses the request otherwise), so
-// ClientCapabilities reads them from _meta, and their Extensions are the
-// keys of the "extensions" object, matched exactly (go-sdk's decoder is
-// case-sensitive).
-func modernHasTasks(meta mcp.Meta) (has, known bool) {
-	if !modernMeta(meta) {
-		return false, false
-	}
-	caps, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any)
-	if !ok {
-		return false, false
-	}
-	switch ext := caps["extensions"].(type) {
-	case nil:
-		return false, true
-	case map[string]any:
-		_, has = ext[TasksExtension]
-		return has, true
-	}
-	return false, false
 }
 
 // missingTasksCapability is the spec's error for a client that must declare
@@ -258,11 +219,11 @@ func missingTasksCapability() error {
 
 // taskRun is one call that may become, or has become, a task.
 type taskRun struct {
-	reg  *Registry
-	tool *tool
-	set  TaskSettings
-	req  *mcp.CallToolRequest
-	core *coreCall // a 2025-11-25 core task; nil for the extension
+	reg   *Registry
+	tool  *tool
+	set   TaskSettings
+	owner string    // who owns the task (taskowner.go)
+	core  *coreCall // a 2025-11-25 core task; nil for the extension
 
 	mu       sync.Mutex
 	id       string // set when detached
@@ -279,38 +240,35 @@ type taskRun struct {
 	flush     *time.Timer // writes statusMsg later, when set
 }
 
-type taskRunKey struct{}
-
-func runFrom(ctx context.Context) *taskRun {
-	tr, _ := ctx.Value(taskRunKey{}).(*taskRun)
-	return tr
-}
-
 // callAsTask serves a tools/call for a task tool from a client that declared
-// the extension: the same handler chain (next) runs detached from the
-// request, and the call is answered with a task handle, or directly when it
-// ends (or asks for input) within the tool's Wait.
+// the extension: the call path runs detached from the request (the one
+// seam: newCallState, then run, with the task's peer), and the call is
+// answered with a task handle, or directly when it ends (or asks for input)
+// within the tool's Wait. The outcome is the path's, encoded for the
+// request or stored in the task.
 //
 // A core task (core non-nil) is always answered with a task handle: the
 // client asked for one.
-func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, next mcp.MethodHandler, core *coreCall) (mcp.Result, error) {
+func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, core *coreCall) (mcp.Result, error) {
 	store := r.taskStore()
-	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), req: req, core: core, progress: make(chan struct{}, 1),
-		eager: r.progressDetaches(t)}
+	run := &taskRun{reg: r, tool: t, set: r.taskSettings(t), owner: ownerOf(ctx, req.Extra), core: core,
+		progress: make(chan struct{}, 1), eager: r.progressDetaches(t)}
 	if core != nil {
 		run.set.Wait = 0
+		run.owner = core.caller
 		if core.ttl > 0 && (run.set.TTL < 0 || core.ttl < run.set.TTL) {
 			run.set.TTL = core.ttl // the client may ask for less, not more
 		}
 	}
 	tctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	run.cancel = cancel
-	tctx = context.WithValue(tctx, taskRunKey{}, run)
-
-	type outcome struct {
-		res mcp.Result
-		err error
+	cs, err := r.newCallState(tctx, t, req)
+	if err != nil {
+		cancel()
+		return nil, err
 	}
+	cs.peer = taskPeer{run: run, inner: cs.peer}
+
 	done := make(chan outcome, 1)
 	var created *taskstore.Task
 	if run.set.Wait <= 0 {
@@ -322,41 +280,46 @@ func (r *Registry) callAsTask(ctx context.Context, t *tool, req *mcp.CallToolReq
 		created = task
 	}
 	go func() {
-		res, err := next(tctx, "tools/call", req)
-		if run.finish(tctx, store, res, err) {
+		o := r.run(tctx, cs, req.Params.Arguments)
+		if run.finish(tctx, store, cs, o) {
 			return
 		}
 		cancel()
-		done <- outcome{res, err}
+		done <- o
 	}()
 	if created != nil {
 		return run.created(created), nil
+	}
+	answer := func(o outcome) (mcp.Result, error) {
+		res, err := r.encode(cs, o)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	timer := time.NewTimer(run.set.Wait)
 	defer timer.Stop()
 	select {
 	case o := <-done:
-		return o.res, o.err
+		return answer(o)
 	case <-timer.C:
 	case <-run.progress:
 	case <-ctx.Done():
 		// The client went away before a task was made: like any call.
 		cancel()
-		o := <-done
-		return o.res, o.err
+		return answer(<-done)
 	}
 	task, err := run.detach(ctx, store)
 	if err != nil {
 		cancel()
 		o := <-done
-		if o.err == nil {
+		if o.kind != outProtocol {
 			r.cfg.logger.ErrorContext(ctx, "mcptool: task not created", "tool", t.name, "err", err)
 		}
-		return o.res, o.err
+		return answer(o)
 	}
 	if task == nil { // finished or asked meanwhile
-		o := <-done
-		return o.res, o.err
+		return answer(<-done)
 	}
 	return run.created(task), nil
 }
@@ -381,7 +344,7 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 	task := taskstore.Task{
 		ID:            rand.Text(),
 		Tool:          run.tool.name,
-		Owner:         run.owner(),
+		Owner:         run.owner,
 		Status:        taskstore.Working,
 		StatusMessage: cmp.Or(run.statusMsg, "The operation is now in progress."),
 		CreatedAt:     now,
@@ -400,16 +363,6 @@ func (run *taskRun) detach(ctx context.Context, store taskstore.Store) (*tasksto
 	task.Version = 1
 	go run.supervise(store)
 	return &task, nil
-}
-
-// owner is who owns the task: its creator's principal (ownerOf); for a core
-// task of an unauthenticated session, that session, as the scope of
-// tasks/list.
-func (run *taskRun) owner() string {
-	if run.core != nil {
-		return run.core.caller
-	}
-	return ownerOf(run.req.Extra)
 }
 
 // supervise renews the run's lease and cancels it when a tasks/cancel
@@ -480,9 +433,12 @@ func (run *taskRun) doneCh() <-chan struct{} {
 	return run.doneC
 }
 
-// finish records the call's outcome. It returns false when the call ended
-// before it became a task (the caller answers the request then).
-func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.Result, err error) bool {
+// finish stores the call's outcome in its task. It returns false when the
+// call ended before it became a task (the caller answers the request then).
+// The outcome is encoded as the request would have been answered: a
+// protocol error fails the task; a result completes it, or, for a core
+// task whose tool reported an error, fails it with that result.
+func (run *taskRun) finish(ctx context.Context, store taskstore.Store, cs *callState, o outcome) bool {
 	run.mu.Lock()
 	if run.doneC == nil {
 		run.doneC = make(chan struct{})
@@ -502,26 +458,21 @@ func (run *taskRun) finish(ctx context.Context, store taskstore.Store, res mcp.R
 	defer run.cancel()
 	var resultJSON, errJSON json.RawMessage
 	var msg string
+	res, err := run.reg.encode(cs, o)
 	if err != nil {
 		var je *jsonrpc.Error
-		if !errors.As(err, &je) {
+		if !errors.As(err, &je) { // a middleware's own error: never shown
 			ref := newRef()
 			run.reg.cfg.logger.ErrorContext(ctx, "mcptool: task failed", "tool", run.tool.name, "task", id, "ref", ref, "err", err)
 			je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
 		}
 		errJSON, _ = json.Marshal(je)
 		msg = je.Message
-	} else {
-		resultJSON, err = json.Marshal(res)
-		if err != nil {
-			errJSON = json.RawMessage(`{"code":-32603,"message":"cannot encode the result"}`)
-		}
+	} else if resultJSON, err = json.Marshal(res); err != nil {
+		errJSON = json.RawMessage(`{"code":-32603,"message":"cannot encode the result"}`)
 	}
 	// A core task whose tool reported an error is failed, with its result.
-	toolError := false
-	if cr, ok := res.(*mcp.CallToolResult); ok && cr != nil && cr.IsError && run.core != nil && errJSON == nil {
-		toolError = true
-	}
+	toolError := run.core != nil && errJSON == nil && res.IsError
 	uerr := run.reg.updateTask(context.WithoutCancel(ctx), id, func(t *taskstore.Task) bool {
 		if t.Status.Terminal() {
 			return false
@@ -751,7 +702,7 @@ func (run *taskRun) ask(ctx context.Context, cs *callState, requests mcp.InputRe
 // taskPeer is the client end of a call that may become a task.
 type taskPeer struct {
 	run   *taskRun
-	inner Peer
+	inner peerctx.Peer
 }
 
 func (p taskPeer) SessionID() string  { return p.inner.SessionID() }
@@ -773,6 +724,9 @@ func (p taskPeer) NotifyProgress(ctx context.Context, _ any, progress, total flo
 // LogHandler: the protocol carries no log messages for tasks, so the
 // registry's logger gets them.
 func (p taskPeer) LogHandler(context.Context, string) slog.Handler { return nil }
+func (p taskPeer) askRound(ctx context.Context, cs *callState, requests mcp.InputRequestMap) (mcp.InputResponseMap, bool, error) {
+	return p.run.ask(ctx, cs, requests)
+}
 func (p taskPeer) Ask(ctx context.Context, r mcp.InputRequest) (mcp.InputResponse, error) {
 	return p.inner.Ask(ctx, r)
 }

@@ -135,23 +135,10 @@ func takeTaskParam(call *mcp.CallToolRequest) (ttl time.Duration, asked bool, er
 	return ttl, true, nil
 }
 
-// sessionCaller is who uses a core task: the authenticated principal
-// (ownerOf), else the session, which scopes tasks/list (mayUse says who may
-// use the task).
-func sessionCaller(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
-	if owner := ownerOf(extra); owner != "" {
-		return owner
-	}
-	if name := sessionName(ss, extra); name != "" {
-		return sessionScope + name
-	}
-	return "" // no session: anyone holding the ID, as with the extension
-}
-
 // coreCall serves a tools/call of a core session: a task when the client
 // asked for one and the tool allows it, the spec's -32601 when the two
 // disagree; handled is false when the call goes on as usual.
-func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest, next mcp.MethodHandler) (res mcp.Result, handled bool, err error) {
+func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
 	ttl, asked, err := takeTaskParam(call)
 	switch {
 	case err != nil:
@@ -165,7 +152,7 @@ func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.
 	case !asked:
 		return nil, false, nil
 	}
-	res, err = r.callAsTask(ctx, t, call, next, &coreCall{ttl: ttl, caller: sessionCaller(call.Session, call.Extra)})
+	res, err = r.callAsTask(ctx, t, call, &coreCall{ttl: ttl, caller: sessionCaller(ctx, call.Session, call.Extra)})
 	return res, true, err
 }
 
@@ -342,27 +329,27 @@ func (r *Registry) coreToolsList(res mcp.Result) mcp.Result {
 }
 
 // serveCore answers tasks/get, tasks/result, tasks/list and tasks/cancel for
-// a core session; ctx carries the caller.
-func (r *Registry) serveCore(ctx context.Context, method string, ss *mcp.ServerSession, p *taskParams) (mcp.Result, error) {
+// a core session, for caller.
+func (r *Registry) serveCore(ctx context.Context, method, caller string, ss *mcp.ServerSession, p *taskParams) (mcp.Result, error) {
 	switch method {
 	case methodTasksGet:
-		t, err := r.loadTask(ctx, p.TaskID)
+		t, err := r.loadTask(ctx, caller, p.TaskID)
 		if err != nil {
 			return nil, err
 		}
 		return &coreTaskResult{coreTask: coreTaskOf(&t)}, nil
 	case methodTasksCancel:
-		return r.coreCancel(ctx, p.TaskID)
+		return r.coreCancel(ctx, caller, p.TaskID)
 	case methodTasksResult:
-		return r.coreResult(ctx, ss, p.TaskID)
+		return r.coreResult(ctx, caller, ss, p.TaskID)
 	case methodTasksList:
-		return r.coreList(ctx, p.Cursor)
+		return r.coreList(ctx, caller, p.Cursor)
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}
 }
 
-func (r *Registry) coreCancel(ctx context.Context, id string) (mcp.Result, error) {
-	if _, err := r.loadTask(ctx, id); err != nil {
+func (r *Registry) coreCancel(ctx context.Context, caller, id string) (mcp.Result, error) {
+	if _, err := r.loadTask(ctx, caller, id); err != nil {
 		return nil, err
 	}
 	var terminal taskstore.Status
@@ -393,8 +380,8 @@ func (r *Registry) coreCancel(ctx context.Context, id string) (mcp.Result, error
 // tools/call would have: the result, or the JSON-RPC error. While the task
 // waits for input, it sends the task's input requests to the client on this
 // request and stores the answers.
-func (r *Registry) coreResult(ctx context.Context, ss *mcp.ServerSession, id string) (mcp.Result, error) {
-	t, err := r.loadTask(ctx, id)
+func (r *Registry) coreResult(ctx context.Context, caller string, ss *mcp.ServerSession, id string) (mcp.Result, error) {
+	t, err := r.loadTask(ctx, caller, id)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +400,7 @@ func (r *Registry) coreResult(ctx context.Context, ss *mcp.ServerSession, id str
 			return coreOutcome(&t)
 		}
 		if t.Status == taskstore.InputRequired && ss != nil {
-			r.forwardInput(wctx, ss, &t, &forwards)
+			r.forwardInput(wctx, caller, ss, &t, &forwards)
 		}
 		// Wake on a change, or when the worker's lease runs out (loadTask
 		// then fails the task), or every few seconds without a watch.
@@ -433,7 +420,7 @@ func (r *Registry) coreResult(ctx context.Context, ss *mcp.ServerSession, id str
 		case <-timer.C:
 		}
 		timer.Stop()
-		if t, err = r.loadTask(ctx, id); err != nil {
+		if t, err = r.loadTask(ctx, caller, id); err != nil {
 			return nil, err
 		}
 	}
@@ -458,7 +445,7 @@ func coreOutcome(t *taskstore.Task) (mcp.Result, error) {
 // forwardInput sends each input request of t that this process is not
 // already sending to the client of ss, each in its own goroutine, and
 // stores the answer for the worker.
-func (r *Registry) forwardInput(ctx context.Context, ss *mcp.ServerSession, t *taskstore.Task, wg *sync.WaitGroup) {
+func (r *Registry) forwardInput(ctx context.Context, caller string, ss *mcp.ServerSession, t *taskstore.Task, wg *sync.WaitGroup) {
 	for key, raw := range t.InputRequests {
 		mark := t.ID + "\x00" + key
 		if _, busy := r.tasks.forwarding.LoadOrStore(mark, true); busy {
@@ -485,7 +472,7 @@ func (r *Registry) forwardInput(ctx context.Context, ss *mcp.ServerSession, t *t
 			if err != nil {
 				return
 			}
-			if _, err := r.updateTaskInput(ctx, t.ID, map[string]json.RawMessage{key: answer}); err != nil && ctx.Err() == nil {
+			if _, err := r.updateTaskInput(ctx, caller, t.ID, map[string]json.RawMessage{key: answer}); err != nil && ctx.Err() == nil {
 				r.cfg.logger.WarnContext(ctx, "mcptool: task input not stored", "task", t.ID, "key", key, "err", err)
 			}
 		}()
@@ -517,12 +504,11 @@ func withRelatedTask(req mcp.InputRequest, id string) mcp.InputRequest {
 
 // coreList answers tasks/list from a store that can list; cursor is the
 // last task ID of the previous page.
-func (r *Registry) coreList(ctx context.Context, cursor string) (mcp.Result, error) {
+func (r *Registry) coreList(ctx context.Context, caller, cursor string) (mcp.Result, error) {
 	lister, ok := r.taskStore().(taskstore.Lister)
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "tasks/list is not supported by this server's task store"}
 	}
-	caller, _ := ctx.Value(callerKey{}).(string)
 	if caller == "" {
 		return &coreTaskList{Tasks: []coreTask{}}, nil // tasks nobody owns are nobody's to list
 	}

@@ -175,7 +175,7 @@ func (r *Registry) listenTasks(ctx context.Context, req *mcp.SubscriptionsListen
 	if len(ids) > maxListenTasks {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("notifications.taskIds names more than %d tasks", maxListenTasks)}
 	}
-	ctx = context.WithValue(ctx, callerKey{}, ownerOf(req.Extra))
+	caller := ownerOf(ctx, req.Extra)
 	subID := mcp.Meta{mcp.MetaKeySubscriptionID: ls.id}
 
 	agreed := []string{}
@@ -183,7 +183,7 @@ func (r *Registry) listenTasks(ctx context.Context, req *mcp.SubscriptionsListen
 		if slices.Contains(agreed, id) {
 			continue
 		}
-		_, err := r.loadTask(ctx, id)
+		_, err := r.loadTask(ctx, caller, id)
 		var je *jsonrpc.Error
 		if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams {
 			continue // not a task the caller may see: not agreed
@@ -254,7 +254,7 @@ func (r *Registry) listenTasks(ctx context.Context, req *mcp.SubscriptionsListen
 			if !ok {
 				continue
 			}
-			t, err := r.loadTask(ctx, id)
+			t, err := r.loadTask(ctx, caller, id)
 			var je *jsonrpc.Error
 			switch {
 			case errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams:

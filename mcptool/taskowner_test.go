@@ -3,7 +3,9 @@ package mcptool_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -92,4 +96,91 @@ func TestCoreTaskOutlivesEvictedSession(t *testing.T) {
 	require.Contains(t, got, "result", "the task of the evicted session: %v", got)
 	assert.Equal(t, "ran", resultText(got["result"].(map[string]any)))
 	assert.Empty(t, again.post(4, "tasks/list", nil)["result"].(map[string]any)["tasks"], "a new session lists only its own tasks")
+}
+
+// On stdio the process knows its user (Authenticated): a task is that
+// principal's, whether the session uses the 2025-11-25 core tasks or the
+// tasks extension. A connection served as another principal can neither
+// read, list nor cancel it; its owner can.
+func TestStdioTaskOwnerIsAuthenticatedPrincipal(t *testing.T) {
+	reg, release := taskRegistry(t)
+	t.Cleanup(func() { close(release) })
+	impl := &mcp.Implementation{Name: "t", Version: "1"}
+	as := func(who string) *stdioPeer {
+		ctx := mcptool.Authenticated(context.Background(), &auth.TokenInfo{UserID: who, Expiration: time.Now().Add(time.Hour)})
+		return runStdioCtx(t, ctx, reg.Server(impl, nil))
+	}
+	for _, c := range []struct {
+		name, caps string
+		taskID     func(result map[string]any) string
+		call       string
+	}{
+		{"core", `{}`, func(r map[string]any) string { return r["task"].(map[string]any)["taskId"].(string) },
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"steps","arguments":{"steps":5},"task":{"ttl":60000}}}`},
+		{"extension", `{"extensions":{"` + mcptool.TasksExtension + `":{}}}`, func(r map[string]any) string { return r["taskId"].(string) },
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"steps","arguments":{"steps":5}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			errCode := func(m map[string]any) float64 {
+				t.Helper()
+				_, code, _ := errorOf(t, m)
+				return code
+			}
+			alice, bob := as("alice"), as("bob")
+			alice.initialize(c.caps)
+			bob.initialize(c.caps)
+			alice.send(c.call)
+			created := alice.recv()
+			require.Contains(t, created, "result", "%v", created)
+			id := c.taskID(created["result"].(map[string]any))
+			req := func(p *stdioPeer, n int, method string) map[string]any {
+				p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{"taskId":%q}}`, n, method, id))
+				return p.recv()
+			}
+
+			assert.EqualValues(t, jsonrpc.CodeInvalidParams, errCode(req(bob, 2, "tasks/get")), "bob reads alice's task")
+			assert.EqualValues(t, jsonrpc.CodeInvalidParams, errCode(req(bob, 3, "tasks/cancel")), "bob cancels alice's task")
+			got := req(alice, 4, "tasks/get")
+			require.Contains(t, got, "result", "%v", got)
+			if c.name == "core" {
+				bob.send(`{"jsonrpc":"2.0","id":5,"method":"tasks/list"}`)
+				assert.Empty(t, bob.recv()["result"].(map[string]any)["tasks"], "bob lists alice's task")
+				alice.send(`{"jsonrpc":"2.0","id":6,"method":"tasks/list"}`)
+				listed := alice.recv()["result"].(map[string]any)["tasks"].([]any)
+				require.Len(t, listed, 1)
+				assert.Equal(t, id, listed[0].(map[string]any)["taskId"])
+			}
+			cancelled := req(alice, 7, "tasks/cancel")
+			require.Contains(t, cancelled, "result", "alice cancels her task: %v", cancelled)
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				st := req(alice, 8, "tasks/get")["result"].(map[string]any)["status"]
+				if st == "cancelled" {
+					break
+				}
+				require.True(t, time.Now().Before(deadline), "status %v", st)
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// runStdioCtx is runStdio serving under ctx.
+func runStdioCtx(t *testing.T, ctx context.Context, srv *mcp.Server) *stdioPeer {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(ctx)
+	p := &stdioPeer{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	p.out.Buffer(nil, 1<<20)
+	go func() {
+		p.done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: outW})
+		_ = outW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = inW.Close()
+		_ = outR.Close()
+	})
+	return p
 }

@@ -41,7 +41,7 @@ func servePoll(w http.ResponseWriter, r *http.Request, srv *mcp.Server, body []b
 		(r.Header.Get("Mcp-Name") != "" && r.Header.Get("Mcp-Name") != taskID) {
 		return false
 	}
-	caller := ownerOf(&mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context())})
+	caller := ownerOf(r.Context(), &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context())})
 	out, invalid, ok := answerPoll(r.Context(), pt, caller, id, taskID)
 	if !ok {
 		return false
@@ -63,7 +63,7 @@ func (pt servedBy) answersPolls() bool { return pt.reg != nil && pt.impl != nil 
 // from caller, answered by pt's registry (pt.answersPolls()); invalid
 // reports a -32602 error. ok is false when go-sdk has to answer instead.
 func answerPoll(ctx context.Context, pt servedBy, caller string, id json.RawMessage, taskID string) (out []byte, invalid, ok bool) {
-	res, err := pt.reg.getTask(context.WithValue(ctx, callerKey{}, caller), taskID)
+	res, err := pt.reg.getTask(ctx, caller, taskID)
 	var rpcErr *jsonrpc.Error
 	if err != nil && !errors.As(err, &rpcErr) {
 		return nil, false, false

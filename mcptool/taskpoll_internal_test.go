@@ -116,7 +116,7 @@ func FuzzPlainTaskGet(f *testing.F) {
 		if p.TaskID != taskID {
 			t.Fatalf("taskId %q, go-sdk reads %q", taskID, p.TaskID)
 		}
-		if has, known := modernHasTasks(p.Meta); !has || !known || p.Meta[mcp.MetaKeyProtocolVersion] != modernVersion {
+		if !clientHasTasks(&mcp.ServerRequest[*taskParams]{Params: &p}) || p.Meta[mcp.MetaKeyProtocolVersion] != modernVersion {
 			t.Fatalf("go-sdk reads _meta %v: not a 2026-07-28 client with tasks", p.Meta)
 		}
 		var info mcp.Implementation

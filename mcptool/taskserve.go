@@ -29,15 +29,13 @@ func (r *Registry) serveTasks(s *mcp.Server) {
 			panic("mcptool: " + err.Error()) // only for a standard method name
 		}
 	}
-	must(mcp.AddReceivingCustomMethod(s, methodTasksGet, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*detailedTask, error) {
-		return r.getTask(ctx, p.TaskID)
-	}))
-	must(mcp.AddReceivingCustomMethod(s, methodTasksUpdate, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
-		return r.updateTaskInput(ctx, p.TaskID, p.InputResponses)
-	}))
-	must(mcp.AddReceivingCustomMethod(s, methodTasksCancel, func(ctx context.Context, _ *mcp.ServerSession, p *taskParams) (*taskAck, error) {
-		return r.cancelTask(ctx, p.TaskID)
-	}))
+	// go-sdk decodes the params of these methods; taskMiddleware answers
+	// them (serveExtension, serveCore), for the request's caller.
+	for _, m := range []string{methodTasksGet, methodTasksUpdate, methodTasksCancel} {
+		must(mcp.AddReceivingCustomMethod(s, m, func(context.Context, *mcp.ServerSession, *taskParams) (*taskAck, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: m + " reached no task middleware"}
+		}))
+	}
 	// The 2025-11-25 core tasks' own methods: taskMiddleware serves them
 	// on core sessions; any other session does not have them.
 	for _, m := range []string{methodTasksResult, methodTasksList} {
@@ -59,12 +57,10 @@ func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 	return &cp
 }
 
-type callerKey struct{}
-
 // taskMiddleware routes tools/call of task tools to callAsTask, serves a
 // subscriptions/listen that names taskIds (listenTasks), and guards the
 // tasks/* methods: the client must declare the extension, the Mcp-Name
-// header must match the task ID, and the caller's identity goes with ctx.
+// header must match the task ID; it answers them for the request's caller.
 func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
@@ -83,13 +79,13 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		case "tools/call":
 			call, ok := req.(*mcp.CallToolRequest)
-			if !ok || call.Params == nil || runFrom(ctx) != nil {
-				break // not a call, or already a task (a server mounted twice)
+			if !ok || call.Params == nil {
+				break
 			}
 			takeArgsBack(call) // set aside by NewHTTPHandler
 			t, ok := r.lookup(call.Params.Name)
 			if coreEra(call) {
-				if res, done, err := r.coreCall(ctx, t, ok, call, next); done {
+				if res, done, err := r.coreCall(ctx, t, ok, call); done {
 					return res, err
 				}
 				break
@@ -103,7 +99,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				}
 				break
 			}
-			return r.callAsTask(ctx, t, call, next, nil)
+			return r.callAsTask(ctx, t, call, nil)
 		case methodSubscriptionsListen:
 			// A listen naming taskIds, handed over by NewHTTPHandler or
 			// StdioTransport.
@@ -125,8 +121,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				sr.Params = &taskParams{} // tasks/list may come without params
 			}
 			if method != methodTasksUpdate && coreEra(sr) {
-				ctx = context.WithValue(ctx, callerKey{}, sessionCaller(sr.Session, sr.Extra))
-				return r.serveCore(ctx, method, sr.Session, sr.Params)
+				return r.serveCore(ctx, method, sessionCaller(ctx, sr.Session, sr.Extra), sr.Session, sr.Params)
 			}
 			if !clientHasTasks(sr) {
 				return nil, missingTasksCapability()
@@ -136,10 +131,25 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 					return nil, &jsonrpc.Error{Code: codeHeaderMismatch, Message: "Mcp-Name header does not match params.taskId"}
 				}
 			}
-			ctx = context.WithValue(ctx, callerKey{}, ownerOf(sr.Extra))
+			if method == methodTasksResult || method == methodTasksList {
+				break // the core tasks' own: not on this session
+			}
+			return r.serveExtension(ctx, method, ownerOf(ctx, sr.Extra), sr.Params)
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// serveExtension answers tasks/get, tasks/update and tasks/cancel of the
+// tasks extension for caller.
+func (r *Registry) serveExtension(ctx context.Context, method, caller string, p *taskParams) (mcp.Result, error) {
+	switch method {
+	case methodTasksGet:
+		return r.getTask(ctx, caller, p.TaskID)
+	case methodTasksUpdate:
+		return r.updateTaskInput(ctx, caller, p.TaskID, p.InputResponses)
+	}
+	return r.cancelTask(ctx, caller, p.TaskID)
 }
 
 // taskParams are the params of tasks/get, tasks/update and tasks/cancel.
@@ -236,9 +246,9 @@ func errTaskNotFound() error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
 }
 
-// loadTask reads a task the caller may see, failing it first when the
-// process running it stopped renewing its lease.
-func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, error) {
+// loadTask reads a task caller (taskowner.go) may see, failing it first
+// when the process running it stopped renewing its lease.
+func (r *Registry) loadTask(ctx context.Context, caller, id string) (taskstore.Task, error) {
 	store := r.taskStore()
 	if id == "" {
 		return taskstore.Task{}, errTaskNotFound()
@@ -251,7 +261,7 @@ func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, err
 		r.cfg.logger.ErrorContext(ctx, "mcptool: task store", "task", id, "err", err)
 		return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
 	}
-	if caller, _ := ctx.Value(callerKey{}).(string); !mayUse(t.Owner, caller) {
+	if !mayUse(t.Owner, caller) {
 		return taskstore.Task{}, errTaskNotFound()
 	}
 	now := r.tasks.now()
@@ -266,7 +276,7 @@ func (r *Registry) loadTask(ctx context.Context, id string) (taskstore.Task, err
 		if err != nil {
 			return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
 		}
-		return r.loadTask(ctx, id)
+		return r.loadTask(ctx, caller, id)
 	}
 	return t, nil
 }
@@ -279,16 +289,16 @@ func failTask(t *taskstore.Task, msg string) {
 	t.InputRequests, t.Answers, t.Worker, t.LeaseUntil = nil, nil, "", time.Time{}
 }
 
-func (r *Registry) getTask(ctx context.Context, id string) (*detailedTask, error) {
-	t, err := r.loadTask(ctx, id)
+func (r *Registry) getTask(ctx context.Context, caller, id string) (*detailedTask, error) {
+	t, err := r.loadTask(ctx, caller, id)
 	if err != nil {
 		return nil, err
 	}
 	return &detailedTask{ResultType: "complete", taskState: stateOf(&t)}, nil
 }
 
-func (r *Registry) updateTaskInput(ctx context.Context, id string, responses map[string]json.RawMessage) (*taskAck, error) {
-	if _, err := r.loadTask(ctx, id); err != nil {
+func (r *Registry) updateTaskInput(ctx context.Context, caller, id string, responses map[string]json.RawMessage) (*taskAck, error) {
+	if _, err := r.loadTask(ctx, caller, id); err != nil {
 		return nil, err
 	}
 	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
@@ -318,8 +328,8 @@ func (r *Registry) updateTaskInput(ctx context.Context, id string, responses map
 	return &taskAck{ResultType: "complete"}, nil
 }
 
-func (r *Registry) cancelTask(ctx context.Context, id string) (*taskAck, error) {
-	if _, err := r.loadTask(ctx, id); err != nil {
+func (r *Registry) cancelTask(ctx context.Context, caller, id string) (*taskAck, error) {
+	if _, err := r.loadTask(ctx, caller, id); err != nil {
 		return nil, err
 	}
 	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {

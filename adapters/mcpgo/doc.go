@@ -12,7 +12,7 @@
 //
 // Each registry tool becomes an mcp-go tool with the registry's exact input
 // and output schemas (raw JSON, no re-derivation), its description and its
-// annotations. A call runs through [mcptool.Registry.Invoke]: the same
+// annotations. A call runs through [github.com/mcpgen/mcpgen/mcptool/adapter.Invoke]: the same
 // decoding, validation, policies, middleware and result mapping as on
 // mcpgen's go-sdk server, so clients see the same isError texts and the
 // same content. The context helpers work through mcp-go:

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/adapter"
 )
 
 // NewServer returns a new mcp-go server that serves reg's tools, kept in sync
@@ -157,7 +158,7 @@ func (m *mount) handler(name string) server.ToolHandlerFunc {
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %v", name, err)
 		}
-		res, err := m.reg.Invoke(ctx, name, args, p)
+		res, err := adapter.Invoke(ctx, m.reg, name, args, p)
 		if err != nil {
 			return nil, protocolError(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/adapter"
 )
 
 // peer is the client end of one tool call on an mcp-go server.
@@ -30,11 +31,11 @@ type peer struct {
 	// requests of a 2025-era session.
 	info *server.RequestProtocolInfo
 	// sdkReq is the call in go-sdk's form on 2026-07-28 requests, for
-	// [mcptool.Registry.Invoke]: input is asked with input-required results.
+	// [adapter.Invoke]: input is asked with input-required results.
 	sdkReq *mcp.CallToolRequest
 }
 
-var _ mcptool.Peer = (*peer)(nil)
+var _ adapter.Peer = (*peer)(nil)
 
 func newPeer(ctx context.Context, srv *server.MCPServer, req *gomcp.CallToolRequest, args json.RawMessage) (*peer, error) {
 	p := &peer{srv: srv, session: server.ClientSessionFromContext(ctx), req: req}
@@ -64,7 +65,7 @@ func newPeer(ctx context.Context, srv *server.MCPServer, req *gomcp.CallToolRequ
 }
 
 // CallRequest is the call in go-sdk's form on a 2026-07-28 request, nil on a
-// 2025-era session: [mcptool.Registry.Invoke] then asks for input with
+// 2025-era session: [adapter.Invoke] then asks for input with
 // input-required results, which mcp-go sends to the client.
 func (p *peer) CallRequest() *mcp.CallToolRequest { return p.sdkReq }
 
