@@ -204,8 +204,9 @@ type authConfig struct {
 type authHTTP struct {
 	cfg       authConfig
 	srv       *mcp.Server
-	metaURL   string   // where the metadata is served, for WWW-Authenticate
-	metaPaths []string // the paths it is served at
+	reg       *Registry // the registry serving srv (registryOf), or nil
+	metaURL   string    // where the metadata is served, for WWW-Authenticate
+	metaPaths []string  // the paths it is served at
 	logger    *slog.Logger
 	pass      func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
 }
@@ -224,7 +225,7 @@ func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHT
 	if len(cfg.meta.AuthorizationServers) == 0 {
 		return nil, errors.New("Authorization: the metadata must name at least one authorization server")
 	}
-	a := &authHTTP{cfg: *cfg, srv: srv, logger: logger}
+	a := &authHTTP{cfg: *cfg, srv: srv, reg: registryOf(srv), logger: logger}
 	path := strings.TrimRight(u.EscapedPath(), "/")
 	a.metaPaths = []string{"/.well-known/oauth-protected-resource" + path}
 	if path != "" {
@@ -282,7 +283,7 @@ func (a *authHTTP) neededScope(r *http.Request) string {
 	if r.Header.Get("Mcp-Method") != "tools/call" {
 		return ""
 	}
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if reg == nil {
 		return ""
 	}
@@ -332,7 +333,7 @@ func (a *authHTTP) serveMetadata(w http.ResponseWriter, r *http.Request) {
 
 // scopes lists the scopes of the registry's tools, sorted.
 func (a *authHTTP) scopes() []string {
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if reg == nil {
 		return nil
 	}
@@ -349,7 +350,7 @@ func (a *authHTTP) scopes() []string {
 // or the body (2025-era sessions); the call path checks the body again.
 func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if ti == nil || reg == nil {
 		return true
 	}

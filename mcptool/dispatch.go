@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -8,7 +9,6 @@ import (
 	"sort"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +27,13 @@ import (
 // itself (Server.AddTool) are listed and called as before; a registry tool
 // of the same name wins.
 
+// mirrorsHeaders reports whether t's input schema has x-mcp-header
+// properties.
+func mirrorsHeaders(t *tool) bool {
+	raw, ok := t.def.InputSchema.(json.RawMessage)
+	return !ok || bytes.Contains(raw, []byte(`"x-mcp-header"`))
+}
+
 // listChangedTool is the name of the placeholder tool that makes go-sdk
 // send notifications/tools/list_changed (see [dispatcher.changed]).
 const listChangedTool = "io.mcpgen.list-changed"
@@ -34,7 +41,6 @@ const listChangedTool = "io.mcpgen.list-changed"
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {
 	reg      *Registry
-	srv      weak.Pointer[mcp.Server] // the server Registry.Server built: the registry keeps d, not it
 	pageSize int
 	poking   atomic.Bool
 }
@@ -57,18 +63,6 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return d.list(ctx, lr, next)
 			}
 		}
-		return next(ctx, method, req)
-	}
-}
-
-// bind names the server to a StdioTransport connection, which then answers
-// tasks/get polls itself (bindStdio). Registry.Server installs it outermost,
-// so that a connection is bound before the answer to its first request is
-// written: the task middleware answers a task's tools/call without reaching
-// the dispatcher's middleware.
-func (d *dispatcher) bind(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		bindStdio(req.GetSession(), &d.srv)
 		return next(ctx, method, req)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	syncsem "golang.org/x/sync/semaphore"
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -55,7 +54,7 @@ func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 		})
 	}
 	if o.maxBodyBytesInFlight > 0 {
-		h.bodies = syncsem.NewWeighted(o.maxBodyBytesInFlight)
+		h.bodies = newBodyBudget(o.maxBodyBytesInFlight)
 	}
 	cop := http.NewCrossOriginProtection()
 	for _, origin := range o.trustedOrigins {
@@ -94,8 +93,8 @@ type httpHandler struct {
 	srv       *mcp.Server
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
-	bodies    *syncsem.Weighted
-	auth      *authHTTP // nil without Authorization
+	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
+	auth      *authHTTP    // nil without Authorization
 
 	mu       sync.Mutex
 	sessions map[string]*sessionUse // by Mcp-Session-Id
@@ -125,10 +124,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if env.method == "tools/call" {
-			if aside, drop, ok := setArgsAside(r, h.srv, body); ok {
-				body = aside
-				defer drop()
-			}
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
@@ -140,9 +135,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 	}
 	if h.stateful == nil || statelessWire(r, env) {
-		if env.method == methodTasksGet && servePoll(w, r, h.srv, body) {
-			return
-		}
 		h.stateless.ServeHTTP(w, r)
 		return
 	}

@@ -6,8 +6,25 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"time"
+
+	syncsem "golang.org/x/sync/semaphore"
 )
+
+// decodeCost is how many times its size a request body costs in memory
+// while it is served: the body itself, go-sdk's reading and decoding of it
+// (it reads the body again and decodes the message in several passes, with
+// buffers that double; a _meta of many small values becomes maps and slices
+// of boxed values) and mcpgen's decoding of the arguments.
+// MaxBodyBytesInFlight counts each body at this many times its size.
+// Measured (go-sdk v1.8.0, one ~4 MiB tools/call at a time): 23–29 times
+// the body allocated and 12–15 times at the live heap's peak with the bulk
+// in arguments, _meta, an unknown param or the id as one string; 105 times
+// allocated and ~22 times at the peak with two million tiny values in
+// _meta. Under load the garbage collector lags behind, so the bound is
+// above the peak; TestHTTPBodiesMemory checks the peak RSS it keeps.
+const decodeCost = 32
 
 // uncountedBody is the largest body (with a Content-Length) that
 // MaxBodyBytesInFlight does not count.
@@ -24,13 +41,19 @@ const bodyStall = time.Second
 const bodyChunk = 32 << 10
 
 // readBody reads r's body once, within BodyReadTimeout and
-// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight as its
-// bytes arrive: a body holds the budget it has sent, never what it declared,
-// so clients that trickle large bodies cannot starve the others. Reading
-// waits for room in the budget up to bodyStall at a time, and within the
-// body's deadline (then 503). release
-// gives the body's share back once its request is served. It answers r
-// itself when ok is false.
+// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight, and
+// accounts for what decoding it will cost before go-sdk gets it. The budget
+// has two parts (bodyBudget): while it arrives, a body holds what it has
+// sent in the first (an eighth), never what it declared, so clients that
+// trickle large bodies cannot starve the others; once whole, it also takes
+// decodeCost times its size from the second (the rest), which go-sdk's and
+// mcpgen's decoding will use, until its request is answered and, after a
+// large body, its garbage collected; received bodies wait for that room in
+// the order they were received, within the body's deadline. Each charge is at most its whole part, so
+// that any body fits alone. Reading waits for room up to bodyStall at a
+// time, and within the body's deadline (then 503). release gives the
+// body's share back once its request is served. It answers r itself when
+// ok is false.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
 	bound := h.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
@@ -53,11 +76,15 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	if bound > 0 {
 		rd = http.MaxBytesReader(w, r.Body, bound)
 	}
-	var held int64
+	var held, decoding int64
 	release = func() {
 		if held > 0 {
-			h.bodies.Release(held)
+			h.bodies.arriving.Release(held)
 			held = 0
+		}
+		if decoding > 0 {
+			h.bodies.releaseDecoding(decoding)
+			decoding = 0
 		}
 	}
 	counted := h.bodies != nil && (r.ContentLength < 0 || r.ContentLength > uncountedBody)
@@ -69,7 +96,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	}
 	chunk := bodyChunk
 	if counted {
-		chunk = int(min(int64(bodyChunk), h.o.maxBodyBytesInFlight))
+		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
 		first := int64(uncountedBody)
 		if limit >= 0 {
 			first = min(limit, first)
@@ -93,7 +120,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 				}
 				break
 			}
-			grow := max(4*cap(body), uncountedBody)
+			grow := max(2*cap(body), uncountedBody) // at most twice what was received and counted
 			if limit >= 0 {
 				grow = min(grow, int(limit))
 			}
@@ -103,10 +130,10 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 		var n int
 		n, err = rd.Read(body[len(body):min(cap(body), len(body)+chunk)])
-		if n > 0 && counted {
-			if !h.bodies.TryAcquire(int64(n)) {
+		if charge := min(int64(n), h.bodies.arrivingMax-held); n > 0 && counted && charge > 0 {
+			if !h.bodies.arriving.TryAcquire(charge) {
 				waited = true
-				if err := h.acquireBody(ctx, int64(n)); err != nil {
+				if err := acquireBody(ctx, h.bodies.arriving, charge); err != nil {
 					release()
 					if r.Context().Err() == nil {
 						busy(w)
@@ -114,7 +141,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 					return nil, nil, false
 				}
 			}
-			held += int64(n)
+			held += charge
 		}
 		body = body[:len(body)+n]
 		if err != nil {
@@ -146,7 +173,24 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		return nil, nil, false
 	}
 	if clear != nil {
-		clear()
+		clear() // before waiting below: net/http would cancel r past it
+	}
+	if counted {
+		// What decoding the body will cost, before go-sdk decodes it: the
+		// received bodies wait their turn, in order, within the body's
+		// deadline; the room they held while arriving is then free for
+		// others to arrive (the charge covers the body itself).
+		charge := min(decodeCost*int64(len(body)), h.bodies.decodingMax)
+		if err := h.bodies.decoding.Acquire(ctx, charge); err != nil {
+			release()
+			if r.Context().Err() == nil {
+				busy(w)
+			}
+			return nil, nil, false
+		}
+		decoding = charge
+		h.bodies.arriving.Release(held)
+		held = 0
 	}
 	if h.bodies == nil {
 		release = func() {}
@@ -154,11 +198,45 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	return body, release, true
 }
 
-// acquireBody waits up to bodyStall (and ctx) for n bytes of room.
-func (h *httpHandler) acquireBody(ctx context.Context, n int64) error {
+// bodyBudget is MaxBodyBytesInFlight: an eighth for the bodies arriving
+// (counted as their bytes arrive), the rest for the bodies being decoded
+// and served (each counted at decodeCost times its size).
+type bodyBudget struct {
+	arriving, decoding       *syncsem.Weighted
+	arrivingMax, decodingMax int64
+}
+
+func newBodyBudget(n int64) *bodyBudget {
+	a := max(n/8, 1)
+	d := max(n-a, 1)
+	return &bodyBudget{arriving: syncsem.NewWeighted(a), decoding: syncsem.NewWeighted(d), arrivingMax: a, decodingMax: d}
+}
+
+// collectAfter is the smallest decoding charge whose garbage is collected
+// before its room is given back (releaseDecoding).
+const collectAfter = 32 << 20
+
+// releaseDecoding gives back n bytes of decoding room. A large body leaves
+// as much garbage as it was charged for (go-sdk's decoding passes), which
+// the garbage collector would otherwise free only once the heap has grown
+// to twice what was live when it last ran, on top of the next large body's
+// decoding: so after one, the room comes back once a collection has run.
+func (b *bodyBudget) releaseDecoding(n int64) {
+	if n < collectAfter {
+		b.decoding.Release(n)
+		return
+	}
+	go func() {
+		runtime.GC()
+		b.decoding.Release(n)
+	}()
+}
+
+// acquireBody waits up to bodyStall (and ctx) for n bytes of room in sem.
+func acquireBody(ctx context.Context, sem *syncsem.Weighted, n int64) error {
 	ctx, cancel := context.WithTimeout(ctx, bodyStall)
 	defer cancel()
-	return h.bodies.Acquire(ctx, n)
+	return sem.Acquire(ctx, n)
 }
 
 // busy refuses a body that found no room in MaxBodyBytesInFlight in time.
