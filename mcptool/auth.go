@@ -187,7 +187,8 @@ func mayCall(t *tool, ti *auth.TokenInfo) bool {
 // a TokenInfo with the subject (UserID), the scopes and the expiry.
 //
 // meta.Resource (this server's URL, the audience its tokens must name) and
-// meta.AuthorizationServers are required, or NewHTTPHandler panics. Left
+// meta.AuthorizationServers are required, else the handler is
+// misconfigured (see [NewHTTPHandler]: every request gets 500). Left
 // empty, ScopesSupported lists the scopes of the registry's tools and
 // BearerMethodsSupported is ["header"].
 func Authorization(verify auth.TokenVerifier, meta *oauthex.ProtectedResourceMetadata) HTTPOption {
@@ -213,7 +214,8 @@ type authHTTP struct {
 
 type verifiedKey struct{}
 
-// newAuthHTTP checks the configuration; NewHTTPHandler panics on its error.
+// newAuthHTTP checks the configuration; on its error NewHTTPHandler returns
+// a misconfigured handler.
 func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHTTP, error) {
 	if cfg.verify == nil || cfg.meta == nil {
 		return nil, errors.New("Authorization needs a verifier and the resource's metadata")

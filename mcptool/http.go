@@ -3,6 +3,7 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -35,8 +36,18 @@ import (
 // short); see the README's Serving section.
 //
 // Options apply in order; of two that set the same thing, the later wins.
+// An option misused (a trusted origin that is no scheme://host[:port], an
+// Authorization without a verifier or with incomplete metadata) is no
+// panic, and is not ignored either: the handler logs the error (to
+// [Logger], else slog.Default) when it is built and answers every request
+// with 500, so that a misconfigured server fails on its first request
+// instead of serving without the protection it was given.
 func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 	o := newHTTPConfig(opts)
+	log := o.logger
+	if log == nil {
+		log = slog.Default()
+	}
 	get := func(*http.Request) *mcp.Server { return srv }
 	h := &httpHandler{o: o, srv: srv, sessions: map[string]*sessionUse{}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
@@ -59,26 +70,34 @@ func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	for _, origin := range o.trustedOrigins {
 		if err := cop.AddTrustedOrigin(origin); err != nil {
-			panic("mcptool: TrustedOrigins: " + err.Error())
+			return misconfigured(log, fmt.Errorf("TrustedOrigins: %w", err))
 		}
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
-	log := o.logger
-	if log == nil {
-		log = slog.Default()
-	}
 	var next http.Handler = h
 	if o.auth != nil {
 		a, err := newAuthHTTP(o.auth, srv, o.logger)
 		if err != nil {
-			panic("mcptool: " + err.Error())
+			return misconfigured(log, err)
 		}
 		h.auth = a
 		next = a.wrap(h)
 	}
 	return refusalLog{next: cop.Handler(next), log: log}
+}
+
+// misconfigured is the handler NewHTTPHandler returns when an option is
+// misused: it logs err now, and answers every request with 500 (the
+// details stay in the log).
+func misconfigured(log *slog.Logger, err error) http.Handler {
+	err = fmt.Errorf("mcptool: NewHTTPHandler: %w", err)
+	log.Error("mcptool: the HTTP handler is misconfigured: it answers every request with 500", "err", err)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.ErrorContext(r.Context(), "mcptool: request refused: the HTTP handler is misconfigured", "err", err, "remote", r.RemoteAddr)
+		http.Error(w, "the MCP server is misconfigured (see its log)", http.StatusInternalServerError)
+	})
 }
 
 // httpHandler is the handler of [NewHTTPHandler]: it reads each body once,

@@ -41,8 +41,8 @@ func Stateless() HTTPOption {
 }
 
 // TrustedOrigins adds browser origins (scheme://host[:port]) allowed to make
-// cross-origin requests; others get 403. NewHTTPHandler panics on an origin
-// that is not of that form.
+// cross-origin requests; others get 403. An origin that is not of that
+// form misconfigures the handler: see [NewHTTPHandler].
 func TrustedOrigins(origins ...string) HTTPOption {
 	return httpOption(func(c *httpConfig) { c.trustedOrigins = append(c.trustedOrigins, origins...) })
 }
