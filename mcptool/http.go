@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -389,15 +391,12 @@ func (h *httpHandler) evict(id string, s *sessionUse) {
 }
 
 // cancelCalls sends session id the notifications/cancelled its client
-// would send for calls, through the stateful handler, with r's context
+// would send for calls (sdkpatch.CancelledNotification: go-sdk does not
+// cancel them itself), through the stateful handler, with r's context
 // values (its user) and addressing.
 func (h *httpHandler) cancelCalls(r *http.Request, id string, calls []string) {
 	for _, c := range calls {
-		body, err := json.Marshal(map[string]any{
-			"jsonrpc": "2.0",
-			"method":  "notifications/cancelled",
-			"params":  map[string]any{"requestId": json.RawMessage(c), "reason": "the client went away"},
-		})
+		body, err := sdkpatch.CancelledNotification(json.RawMessage(c), "the client went away")
 		if err != nil {
 			continue
 		}
