@@ -6,11 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -18,22 +17,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/mcpgen/mcpgen/mcptool"
 )
-
-// memoryServerEnv makes the test binary a server for TestHTTPBodiesMemory.
-const memoryServerEnv = "MCPTOOL_MEMORY_SERVER"
 
 // TestHTTPBodiesMemory: 64 clients each send a ~4 MiB tools/call at once,
 // over loopback, to a server with NewHTTPHandler's defaults, in a process
-// of its own; its peak RSS (VmHWM) grows by less than 256 MiB wherever the
+// of its own (testdata/memserver); its peak RSS (VmHWM) grows by less than 256 MiB wherever the
 // bulk of the body sits. NewHTTPHandler hands go-sdk every body as it came:
 // the bound is MaxBodyBytesInFlight counting each body at what decoding it
-// costs.
+// costs. Each body is served or refused with 503; under this burst most are
+// refused (they arrive together, and each holds what it has received while
+// it waits for room).
 func TestHTTPBodiesMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server process per placement and sends 256 MiB to each")
@@ -41,6 +36,10 @@ func TestHTTPBodiesMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/PID/status")
 	}
+	bin := filepath.Join(t.TempDir(), "memserver")
+	// Built apart, without -race: the server's memory is what is measured.
+	out, err := exec.Command("go", "build", "-o", bin, "./testdata/memserver").CombinedOutput()
+	require.NoError(t, err, "%s", out)
 	const clients, size = 64, 4<<20 - 4<<10 // under MaxRequestBodyBytes
 	bulk := strings.Repeat("x", size)
 	tiny := strings.Repeat("0,", size/2)
@@ -49,6 +48,12 @@ func TestHTTPBodiesMemory(t *testing.T) {
 	call := func(params string) []byte {
 		return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + params + `}}`)
 	}
+	served := 0 // bodies answered 200, in all placements
+	defer func() {
+		// Under this burst most bodies find no room in time (each holds
+		// what it has received while it waits), but not all.
+		assert.Positive(t, served, "bodies served in all")
+	}()
 	for _, tc := range []struct {
 		name string
 		body []byte
@@ -61,7 +66,7 @@ func TestHTTPBodiesMemory(t *testing.T) {
 		{"tiny values", call(fmt.Sprintf(meta, `,"bulk":`+tiny) + `,"name":"size","arguments":{"s":"a"}`), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			url, pid := startMemoryServer(t)
+			url, pid := startMemoryServer(t, bin)
 			small := call(fmt.Sprintf(meta, "") + `,"name":"size","arguments":{"s":"abc"}`)
 			for range 3 { // warm up
 				code, body := memoryPost(t, url, small)
@@ -89,46 +94,17 @@ func TestHTTPBodiesMemory(t *testing.T) {
 			t.Logf("%s: %d bodies of %d KiB in %v: answers %v; peak RSS %d MiB before, grew by %d MiB",
 				tc.name, clients, len(tc.body)>>10, time.Since(start).Round(time.Millisecond), codes, before>>20, growth>>20)
 			assert.Less(t, growth, int64(256<<20), "peak RSS growth")
-			assert.Positive(t, codes[http.StatusOK], "some bodies are served")
+			served += codes[http.StatusOK]
 			assert.Equal(t, clients, codes[http.StatusOK]+codes[http.StatusServiceUnavailable], "each is served or refused as busy: %v", codes)
 		})
 	}
 }
 
-// TestHTTPMemoryServer is the server of TestHTTPBodiesMemory, in a process
-// of its own; run by itself it does nothing.
-func TestHTTPMemoryServer(t *testing.T) {
-	if os.Getenv(memoryServerEnv) == "" {
-		t.Skip("the server process of TestHTTPBodiesMemory")
-	}
-	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
-	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
-		S string `json:"s"`
-	}) (int, error) {
-		return len(in.S), nil
-	}, mcptool.Description("Measure s.")))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	hs := &http.Server{
-		Handler:           mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "m", Version: "1"}, nil), mcptool.Logger(slog.New(slog.DiscardHandler))),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	go func() { _ = hs.Serve(ln) }()
-	fmt.Printf("ADDR http://%s\n", ln.Addr())
-	// Serve until the test closes stdin (or a minute passes).
-	done := make(chan struct{})
-	go func() { _, _ = io.Copy(io.Discard, os.Stdin); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-	}
-	_ = hs.Close()
-}
-
-func startMemoryServer(t *testing.T) (url string, pid int) {
+// startMemoryServer starts testdata/memserver, built as bin, and returns
+// its URL and process ID; it stops when the test ends.
+func startMemoryServer(t *testing.T, bin string) (url string, pid int) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHTTPMemoryServer$", "-test.count=1")
-	cmd.Env = append(os.Environ(), memoryServerEnv+"=1")
+	cmd := exec.Command(bin)
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
