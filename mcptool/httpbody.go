@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	syncsem "golang.org/x/sync/semaphore"
@@ -44,7 +45,7 @@ const bodyChunk = 32 << 10
 // MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight, and
 // accounts for what decoding it will cost before go-sdk gets it. The budget
 // has two parts (bodyBudget): while it arrives, a body holds what it has
-// sent in the first (an eighth), never what it declared, so clients that
+// sent in the first (a sixteenth), never what it declared, so clients that
 // trickle large bodies cannot starve the others; once whole, it also takes
 // decodeCost times its size from the second (the rest), which go-sdk's and
 // mcpgen's decoding will use, until its request is answered and, after a
@@ -77,7 +78,12 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		rd = http.MaxBytesReader(w, r.Body, bound)
 	}
 	var held, decoding int64
+	var entered *entering
 	release = func() {
+		if entered != nil {
+			h.bodies.leave(entered)
+			entered = nil
+		}
 		if held > 0 {
 			h.bodies.arriving.Release(held)
 			held = 0
@@ -96,6 +102,18 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	}
 	chunk := bodyChunk
 	if counted {
+		declared := limit
+		if declared < 0 {
+			declared = h.bodies.arrivingMax
+		}
+		var err error
+		if entered, err = h.bodies.enter(ctx, declared); err != nil {
+			if r.Context().Err() == nil {
+				w.Header().Set("Connection", "close")
+				busy(w)
+			}
+			return nil, nil, false
+		}
 		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
 		first := int64(uncountedBody)
 		if limit >= 0 {
@@ -143,6 +161,9 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			}
 			held += charge
 		}
+		if n > 0 && counted {
+			h.bodies.received(entered, int64(n))
+		}
 		body = body[:len(body)+n]
 		if err != nil {
 			break
@@ -189,6 +210,8 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			return nil, nil, false
 		}
 		decoding = charge
+		h.bodies.leave(entered)
+		entered = nil
 		h.bodies.arriving.Release(held)
 		held = 0
 	}
@@ -198,18 +221,110 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	return body, release, true
 }
 
-// bodyBudget is MaxBodyBytesInFlight: an eighth for the bodies arriving
+// bodyBudget is MaxBodyBytesInFlight: a sixteenth for the bodies arriving
 // (counted as their bytes arrive), the rest for the bodies being decoded
 // and served (each counted at decodeCost times its size).
 type bodyBudget struct {
 	arriving, decoding       *syncsem.Weighted
 	arrivingMax, decodingMax int64
+
+	// Which bodies may start arriving (enter). Without it, large bodies
+	// that arrive together each take a part of the room and wait for
+	// more, and none completes before their waits run out.
+	mu      sync.Mutex
+	in      map[*entering]struct{} // arriving, until decoding starts
+	waiting map[*entering]struct{} // waiting to start
+}
+
+// entering is a body in bodyBudget's admission.
+type entering struct {
+	declared, got int64 // its size (at most arrivingMax), what has arrived
+	since         time.Time
+}
+
+// admitYoung is how long a body entering counts at its declared size;
+// after that it counts what it has sent: a body that trickles stops
+// holding others back.
+const admitYoung = bodyStall / 2
+
+// admitPoll is how often a body waiting to enter looks again.
+const admitPoll = 5 * time.Millisecond
+
+// enter waits, up to bodyStall (and ctx), until a body of the declared
+// size may start arriving: when the bodies arriving leave room for it
+// (counting each young one at its declared size, the others at what they
+// sent), or none arrives. Of the bodies waiting, the smallest goes first.
+func (b *bodyBudget) enter(ctx context.Context, declared int64) (*entering, error) {
+	e := &entering{declared: min(declared, b.arrivingMax), since: time.Now()}
+	ctx, cancel := context.WithTimeout(ctx, bodyStall)
+	defer cancel()
+	b.mu.Lock()
+	b.waiting[e] = struct{}{}
+	b.mu.Unlock()
+	for {
+		b.mu.Lock()
+		if b.admits(e) {
+			delete(b.waiting, e)
+			e.since = time.Now()
+			b.in[e] = struct{}{}
+			b.mu.Unlock()
+			return e, nil
+		}
+		b.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			b.mu.Lock()
+			delete(b.waiting, e)
+			b.mu.Unlock()
+			return nil, ctx.Err()
+		case <-time.After(admitPoll):
+		}
+	}
+}
+
+// admits reports whether e may enter now; b.mu is held.
+func (b *bodyBudget) admits(e *entering) bool {
+	for o := range b.waiting {
+		if o != e && (o.declared < e.declared || o.declared == e.declared && o.since.Before(e.since)) {
+			return false // a smaller (or earlier) body first
+		}
+	}
+	if len(b.in) == 0 {
+		return true
+	}
+	now := time.Now()
+	var sum int64
+	for o := range b.in {
+		if now.Sub(o.since) < admitYoung {
+			sum += max(o.declared, o.got)
+		} else {
+			sum += o.got
+		}
+	}
+	return sum+e.declared <= b.arrivingMax
+}
+
+// received notes n more bytes of e.
+func (b *bodyBudget) received(e *entering, n int64) {
+	b.mu.Lock()
+	e.got += n
+	b.mu.Unlock()
+}
+
+// leave takes e out of the admission.
+func (b *bodyBudget) leave(e *entering) {
+	b.mu.Lock()
+	delete(b.in, e)
+	b.mu.Unlock()
 }
 
 func newBodyBudget(n int64) *bodyBudget {
-	a := max(n/8, 1)
+	a := max(n/16, 1)
 	d := max(n-a, 1)
-	return &bodyBudget{arriving: syncsem.NewWeighted(a), decoding: syncsem.NewWeighted(d), arrivingMax: a, decodingMax: d}
+	return &bodyBudget{
+		arriving: syncsem.NewWeighted(a), decoding: syncsem.NewWeighted(d), arrivingMax: a, decodingMax: d,
+		in: map[*entering]struct{}{}, waiting: map[*entering]struct{}{},
+	}
 }
 
 // collectAfter is the smallest decoding charge whose garbage is collected

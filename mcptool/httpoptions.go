@@ -77,8 +77,10 @@ func MaxRequestBodyBytes(n int64) HTTPOption {
 
 // MaxBodyBytesInFlight bounds the memory the request bodies being served
 // take at once, across all requests: the bodies themselves and what
-// decoding them costs. An eighth of n holds the bodies as their bytes
-// arrive, never by the size they declare: clients that trickle large bodies
+// decoding them costs. A sixteenth of n holds the bodies as their bytes
+// arrive, never by the size they declare (a large body starts arriving
+// when those arriving leave room for it, counting each at its declared size
+// for its first half second, smallest first): clients that trickle large bodies
 // hold only what they have sent, and cannot make other calls wait (a body
 // of at most 64 KiB with a Content-Length is not counted, so small calls
 // never queue behind large ones). The rest holds the bodies received, each
@@ -89,7 +91,7 @@ func MaxRequestBodyBytes(n int64) HTTPOption {
 // bytes find no room waits for it up to a second at a time, and a body
 // received waits its turn, within BodyReadTimeout; then it gets 503 with
 // Retry-After.
-// Default 32 × MaxRequestBodyBytes (128 MiB: 16 MiB of bodies arriving,
+// Default 32 × MaxRequestBodyBytes (128 MiB: 8 MiB of bodies arriving,
 // and one body of the largest size decoded at a time, or three of a quarter
 // of it; 128 MiB too when bodies are unbounded); negative means no bound.
 func MaxBodyBytesInFlight(n int64) HTTPOption {
