@@ -296,9 +296,10 @@ func bigCall(id, size int) []byte {
 // and served through httptest.ResponseRecorder). go-sdk decodes a body
 // several times (16–28 body sizes); NewHTTPHandler hands it the body as it
 // came, and adds only its own reading of it: at most three body sizes more
-// than go-sdk's handler, and within the 32 body sizes MaxBodyBytesInFlight
-// counts a body at (decodeCost). TestHTTPBodiesMemory measures the peak RSS
-// under load.
+// than go-sdk's handler. (What MaxBodyBytesInFlight counts a body at,
+// decodeCost, is about its peak memory, not these allocations, most of
+// them garbage at once: TestHTTPBodiesMemory measures the peak RSS under
+// load.)
 func TestHTTPBodyMemory(t *testing.T) {
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -348,7 +349,6 @@ func TestHTTPBodyMemory(t *testing.T) {
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
 			assert.LessOrEqual(t, ours, sdk+3, "body sizes allocated per request beyond go-sdk's")
-			assert.LessOrEqual(t, ours, 32.0, "body sizes allocated per request: MaxBodyBytesInFlight counts 32")
 		})
 	}
 }
