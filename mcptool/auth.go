@@ -182,7 +182,8 @@ func mayCall(t *tool, ti *auth.TokenInfo) bool {
 // a TokenInfo with the subject (UserID), the scopes and the expiry.
 //
 // meta.Resource (this server's URL, the audience its tokens must name) and
-// meta.AuthorizationServers are required, or NewHTTPHandler panics. Left
+// meta.AuthorizationServers are required, else the handler is
+// misconfigured (see [NewHTTPHandler]: every request gets 500). Left
 // empty, ScopesSupported lists the scopes of the registry's tools and
 // BearerMethodsSupported is ["header"].
 func Authorization(verify auth.TokenVerifier, meta *oauthex.ProtectedResourceMetadata) HTTPOption {
@@ -199,15 +200,17 @@ type authConfig struct {
 type authHTTP struct {
 	cfg       authConfig
 	srv       *mcp.Server
-	metaURL   string   // where the metadata is served, for WWW-Authenticate
-	metaPaths []string // the paths it is served at
+	reg       *Registry // the registry serving srv (registryOf), or nil
+	metaURL   string    // where the metadata is served, for WWW-Authenticate
+	metaPaths []string  // the paths it is served at
 	logger    *slog.Logger
 	pass      func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
 }
 
 type verifiedKey struct{}
 
-// newAuthHTTP checks the configuration; NewHTTPHandler panics on its error.
+// newAuthHTTP checks the configuration; on its error NewHTTPHandler returns
+// a misconfigured handler.
 func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHTTP, error) {
 	if cfg.verify == nil || cfg.meta == nil {
 		return nil, errors.New("Authorization needs a verifier and the resource's metadata")
@@ -219,7 +222,7 @@ func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHT
 	if len(cfg.meta.AuthorizationServers) == 0 {
 		return nil, errors.New("Authorization: the metadata must name at least one authorization server")
 	}
-	a := &authHTTP{cfg: *cfg, srv: srv, logger: logger}
+	a := &authHTTP{cfg: *cfg, srv: srv, reg: registryOf(srv), logger: logger}
 	path := strings.TrimRight(u.EscapedPath(), "/")
 	a.metaPaths = []string{"/.well-known/oauth-protected-resource" + path}
 	if path != "" {
@@ -277,7 +280,7 @@ func (a *authHTTP) neededScope(r *http.Request) string {
 	if r.Header.Get("Mcp-Method") != "tools/call" {
 		return ""
 	}
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if reg == nil {
 		return ""
 	}
@@ -327,7 +330,7 @@ func (a *authHTTP) serveMetadata(w http.ResponseWriter, r *http.Request) {
 
 // scopes lists the scopes of the registry's tools, sorted.
 func (a *authHTTP) scopes() []string {
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if reg == nil {
 		return nil
 	}
@@ -344,7 +347,7 @@ func (a *authHTTP) scopes() []string {
 // or the body (2025-era sessions); the call path checks the body again.
 func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
-	reg := servedOn(a.srv).reg
+	reg := a.reg
 	if ti == nil || reg == nil {
 		return true
 	}

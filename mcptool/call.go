@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
@@ -485,13 +487,13 @@ func (r *Registry) encodeModern(cs *callState, o outcome) (*mcp.CallToolResult, 
 		if err != nil {
 			return nil, err
 		}
-		return withResultType(res, &completeResult), nil
+		return sdkpatch.WithResultType(res, false), nil
 	}
 	res, err := r.inputRequired(cs, o.pending)
 	if err != nil {
 		return nil, err
 	}
-	return withResultType(res, &inputRequiredResult), nil
+	return sdkpatch.WithResultType(res, true), nil
 }
 
 // handler is the innermost handler of a tool's middleware chain: the path,

@@ -1,17 +1,18 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // A server built by Registry.Server answers tools/list and tools/call for
@@ -27,14 +28,16 @@ import (
 // itself (Server.AddTool) are listed and called as before; a registry tool
 // of the same name wins.
 
-// listChangedTool is the name of the placeholder tool that makes go-sdk
-// send notifications/tools/list_changed (see [dispatcher.changed]).
-const listChangedTool = "io.mcpgen.list-changed"
+// mirrorsHeaders reports whether t's input schema has x-mcp-header
+// properties.
+func mirrorsHeaders(t *tool) bool {
+	raw, ok := t.def.InputSchema.(json.RawMessage)
+	return !ok || bytes.Contains(raw, []byte(`"x-mcp-header"`))
+}
 
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {
 	reg      *Registry
-	srv      weak.Pointer[mcp.Server] // the server Registry.Server built: the registry keeps d, not it
 	pageSize int
 	poking   atomic.Bool
 }
@@ -61,53 +64,10 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// bind names the server to a StdioTransport connection, which then answers
-// tasks/get polls itself (bindStdio). Registry.Server installs it outermost,
-// so that a connection is bound before the answer to its first request is
-// written: the task middleware answers a task's tools/call without reaching
-// the dispatcher's middleware.
-func (d *dispatcher) bind(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		bindStdio(req.GetSession(), &d.srv)
-		return next(ctx, method, req)
-	}
-}
-
 // call runs the registry's call path, which answers as go-sdk's own
 // tools/call would (call.go: encode).
 func (d *dispatcher) call(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, error) {
 	return d.reg.serveCall(ctx, t, req)
-}
-
-// go-sdk keeps a CallToolResult's resultType unexported and sets it only on
-// results of tools it holds. A result decoded from JSON carries it, so one
-// decoded prototype per value is copied into each result.
-var completeResult, inputRequiredResult = prototype("complete"), prototype("input_required")
-
-func prototype(resultType string) mcp.CallToolResult {
-	var r mcp.CallToolResult
-	if err := json.Unmarshal([]byte(`{"content":[],"resultType":"`+resultType+`"}`), &r); err != nil {
-		panic("mcptool: " + err.Error())
-	}
-	r.Content = nil
-	return r
-}
-
-// withResultType returns res with proto's resultType. Every exported field
-// of mcp.CallToolResult is copied (TestWithResultTypeCopiesEveryField fails
-// when go-sdk adds one), and the error set with SetError is kept.
-func withResultType(res, proto *mcp.CallToolResult) *mcp.CallToolResult {
-	out := *proto
-	out.Meta = res.Meta
-	out.Content = res.Content
-	out.StructuredContent = res.StructuredContent
-	out.IsError = res.IsError
-	out.InputRequests = res.InputRequests
-	out.RequestState = res.RequestState
-	if err := res.GetError(); err != nil {
-		out.SetError(err)
-	}
-	return &out
 }
 
 // list answers tools/list: the registry's tools merged by name with the
@@ -152,7 +112,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 			}
 		default:
 			t, own = own[0], own[1:]
-			if t.Name <= after || set.byName[t.Name] != nil || t.Name == listChangedTool {
+			if t.Name <= after || set.byName[t.Name] != nil || t.Name == sdkpatch.ListChangedTool {
 				continue
 			}
 		}
@@ -205,12 +165,10 @@ func decodeCursor(c string) (string, error) {
 	return string(b), err
 }
 
-// changed tells the server's clients that its tool list changed. go-sdk
-// sends notifications/tools/list_changed only when its own tool set
-// changes, so a placeholder tool goes in and out of it (go-sdk sends one
-// notification for both, after 10 ms, to every session and listen that
-// wants it; tools/list never shows the placeholder). Changes within 10 ms
-// of each other share one; a server without sessions skips it.
+// changed tells the server's clients that its tool list changed
+// (sdkpatch.ToolsChanged: go-sdk sends the notification only for its own
+// tools). Changes within 10 ms of each other share one; a server without
+// sessions skips it.
 func (d *dispatcher) changed(srv *mcp.Server) {
 	for range srv.Sessions() {
 		if d.poking.Swap(true) {
@@ -218,8 +176,7 @@ func (d *dispatcher) changed(srv *mcp.Server) {
 		}
 		time.AfterFunc(notifyDelay, func() {
 			d.poking.Store(false)
-			srv.AddTool(&mcp.Tool{Name: listChangedTool, InputSchema: json.RawMessage(`{"type":"object"}`)}, placeholderHandler)
-			srv.RemoveTools(listChangedTool)
+			sdkpatch.ToolsChanged(srv)
 		})
 		return
 	}
@@ -227,7 +184,3 @@ func (d *dispatcher) changed(srv *mcp.Server) {
 
 // notifyDelay is how long changes are gathered into one notification.
 const notifyDelay = 10 * time.Millisecond
-
-func placeholderHandler(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", listChangedTool)}
-}

@@ -3,6 +3,7 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"maps"
@@ -12,7 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	syncsem "golang.org/x/sync/semaphore"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -36,8 +38,18 @@ import (
 // short); see the README's Serving section.
 //
 // Options apply in order; of two that set the same thing, the later wins.
+// An option misused (a trusted origin that is no scheme://host[:port], an
+// Authorization without a verifier or with incomplete metadata) is no
+// panic, and is not ignored either: the handler logs the error (to
+// [Logger], else slog.Default) when it is built and answers every request
+// with 500, so that a misconfigured server fails on its first request
+// instead of serving without the protection it was given.
 func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 	o := newHTTPConfig(opts)
+	log := o.logger
+	if log == nil {
+		log = slog.Default()
+	}
 	get := func(*http.Request) *mcp.Server { return srv }
 	h := &httpHandler{o: o, srv: srv, sessions: map[string]*sessionUse{}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
@@ -55,31 +67,39 @@ func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
 		})
 	}
 	if o.maxBodyBytesInFlight > 0 {
-		h.bodies = syncsem.NewWeighted(o.maxBodyBytesInFlight)
+		h.bodies = newBodyBudget(o.maxBodyBytesInFlight)
 	}
 	cop := http.NewCrossOriginProtection()
 	for _, origin := range o.trustedOrigins {
 		if err := cop.AddTrustedOrigin(origin); err != nil {
-			panic("mcptool: TrustedOrigins: " + err.Error())
+			return misconfigured(log, fmt.Errorf("TrustedOrigins: %w", err))
 		}
 	}
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
-	log := o.logger
-	if log == nil {
-		log = slog.Default()
-	}
 	var next http.Handler = h
 	if o.auth != nil {
 		a, err := newAuthHTTP(o.auth, srv, o.logger)
 		if err != nil {
-			panic("mcptool: " + err.Error())
+			return misconfigured(log, err)
 		}
 		h.auth = a
 		next = a.wrap(h)
 	}
 	return refusalLog{next: cop.Handler(next), log: log}
+}
+
+// misconfigured is the handler NewHTTPHandler returns when an option is
+// misused: it logs err now, and answers every request with 500 (the
+// details stay in the log).
+func misconfigured(log *slog.Logger, err error) http.Handler {
+	err = fmt.Errorf("mcptool: NewHTTPHandler: %w", err)
+	log.Error("mcptool: the HTTP handler is misconfigured: it answers every request with 500", "err", err)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.ErrorContext(r.Context(), "mcptool: request refused: the HTTP handler is misconfigured", "err", err, "remote", r.RemoteAddr)
+		http.Error(w, "the MCP server is misconfigured (see its log)", http.StatusInternalServerError)
+	})
 }
 
 // httpHandler is the handler of [NewHTTPHandler]: it reads each body once,
@@ -94,8 +114,8 @@ type httpHandler struct {
 	srv       *mcp.Server
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
-	bodies    *syncsem.Weighted
-	auth      *authHTTP // nil without Authorization
+	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
+	auth      *authHTTP    // nil without Authorization
 
 	mu       sync.Mutex
 	sessions map[string]*sessionUse // by Mcp-Session-Id
@@ -125,10 +145,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if env.method == "tools/call" {
-			if aside, drop, ok := setArgsAside(r, h.srv, body); ok {
-				body = aside
-				defer drop()
-			}
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
@@ -140,9 +156,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 	}
 	if h.stateful == nil || statelessWire(r, env) {
-		if env.method == methodTasksGet && servePoll(w, r, h.srv, body) {
-			return
-		}
 		h.stateless.ServeHTTP(w, r)
 		return
 	}
@@ -378,15 +391,12 @@ func (h *httpHandler) evict(id string, s *sessionUse) {
 }
 
 // cancelCalls sends session id the notifications/cancelled its client
-// would send for calls, through the stateful handler, with r's context
+// would send for calls (sdkpatch.CancelledNotification: go-sdk does not
+// cancel them itself), through the stateful handler, with r's context
 // values (its user) and addressing.
 func (h *httpHandler) cancelCalls(r *http.Request, id string, calls []string) {
 	for _, c := range calls {
-		body, err := json.Marshal(map[string]any{
-			"jsonrpc": "2.0",
-			"method":  "notifications/cancelled",
-			"params":  map[string]any{"requestId": json.RawMessage(c), "reason": "the client went away"},
-		})
+		body, err := sdkpatch.CancelledNotification(json.RawMessage(c), "the client went away")
 		if err != nil {
 			continue
 		}

@@ -294,9 +294,12 @@ func bigCall(id, size int) []byte {
 // large argument, on NewHTTPHandler and on go-sdk's own handler serving the
 // same server, with no client in the process (the request is built once
 // and served through httptest.ResponseRecorder). go-sdk decodes a body
-// several times (16–28 body sizes); NewHTTPHandler reads it once, sets the
-// large arguments aside and hands go-sdk the rest, and mcpgen decodes the
-// arguments once: at most 3 body sizes per request, in both eras.
+// several times (16–28 body sizes); NewHTTPHandler hands it the body as it
+// came, and adds only its own reading of it: at most three body sizes more
+// than go-sdk's handler. (What MaxBodyBytesInFlight counts a body at,
+// decodeCost, is about its peak memory, not these allocations, most of
+// them garbage at once: TestHTTPBodiesMemory measures the peak RSS under
+// load.)
 func TestHTTPBodyMemory(t *testing.T) {
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -345,7 +348,7 @@ func TestHTTPBodyMemory(t *testing.T) {
 			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
-			assert.LessOrEqual(t, ours, 3.0, "body sizes allocated per request")
+			assert.LessOrEqual(t, ours, sdk+3, "body sizes allocated per request beyond go-sdk's")
 		})
 	}
 }

@@ -6,8 +6,26 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
+	"sync"
 	"time"
+
+	syncsem "golang.org/x/sync/semaphore"
 )
+
+// decodeCost is how many times its size a request body costs in memory
+// while it is served: the body itself, go-sdk's reading and decoding of it
+// (it reads the body again and decodes the message in several passes, with
+// buffers that double; a _meta of many small values becomes maps and slices
+// of boxed values) and mcpgen's decoding of the arguments.
+// MaxBodyBytesInFlight counts each body at this many times its size.
+// Measured (go-sdk v1.8.0, one ~4 MiB tools/call at a time): 23–29 times
+// the body allocated and 12–15 times at the live heap's peak with the bulk
+// in arguments, _meta, an unknown param or the id as one string; 105 times
+// allocated and ~22 times at the peak with two million tiny values in
+// _meta. Under load the garbage collector lags behind, so the bound is
+// above the peak; TestHTTPBodiesMemory checks the peak RSS it keeps.
+const decodeCost = 32
 
 // uncountedBody is the largest body (with a Content-Length) that
 // MaxBodyBytesInFlight does not count.
@@ -24,13 +42,19 @@ const bodyStall = time.Second
 const bodyChunk = 32 << 10
 
 // readBody reads r's body once, within BodyReadTimeout and
-// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight as its
-// bytes arrive: a body holds the budget it has sent, never what it declared,
-// so clients that trickle large bodies cannot starve the others. Reading
-// waits for room in the budget up to bodyStall at a time, and within the
-// body's deadline (then 503). release
-// gives the body's share back once its request is served. It answers r
-// itself when ok is false.
+// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight, and
+// accounts for what decoding it will cost before go-sdk gets it. The budget
+// has two parts (bodyBudget): while it arrives, a body holds what it has
+// sent in the first (a sixteenth), never what it declared, so clients that
+// trickle large bodies cannot starve the others; once whole, it also takes
+// decodeCost times its size from the second (the rest), which go-sdk's and
+// mcpgen's decoding will use, until its request is answered and, after a
+// large body, its garbage collected; received bodies wait for that room in
+// the order they were received, within the body's deadline. Each charge is at most its whole part, so
+// that any body fits alone. Reading waits for room up to bodyStall at a
+// time, and within the body's deadline (then 503). release gives the
+// body's share back once its request is served. It answers r itself when
+// ok is false.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
 	bound := h.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
@@ -53,11 +77,20 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	if bound > 0 {
 		rd = http.MaxBytesReader(w, r.Body, bound)
 	}
-	var held int64
+	var held, decoding int64
+	var entered *entering
 	release = func() {
+		if entered != nil {
+			h.bodies.leave(entered)
+			entered = nil
+		}
 		if held > 0 {
-			h.bodies.Release(held)
+			h.bodies.arriving.Release(held)
 			held = 0
+		}
+		if decoding > 0 {
+			h.bodies.releaseDecoding(decoding)
+			decoding = 0
 		}
 	}
 	counted := h.bodies != nil && (r.ContentLength < 0 || r.ContentLength > uncountedBody)
@@ -69,7 +102,19 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	}
 	chunk := bodyChunk
 	if counted {
-		chunk = int(min(int64(bodyChunk), h.o.maxBodyBytesInFlight))
+		declared := limit
+		if declared < 0 {
+			declared = h.bodies.arrivingMax
+		}
+		var err error
+		if entered, err = h.bodies.enter(ctx, declared); err != nil {
+			if r.Context().Err() == nil {
+				w.Header().Set("Connection", "close")
+				busy(w)
+			}
+			return nil, nil, false
+		}
+		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
 		first := int64(uncountedBody)
 		if limit >= 0 {
 			first = min(limit, first)
@@ -93,7 +138,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 				}
 				break
 			}
-			grow := max(4*cap(body), uncountedBody)
+			grow := max(2*cap(body), uncountedBody) // at most twice what was received and counted
 			if limit >= 0 {
 				grow = min(grow, int(limit))
 			}
@@ -103,10 +148,10 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 		var n int
 		n, err = rd.Read(body[len(body):min(cap(body), len(body)+chunk)])
-		if n > 0 && counted {
-			if !h.bodies.TryAcquire(int64(n)) {
+		if charge := min(int64(n), h.bodies.arrivingMax-held); n > 0 && counted && charge > 0 {
+			if !h.bodies.arriving.TryAcquire(charge) {
 				waited = true
-				if err := h.acquireBody(ctx, int64(n)); err != nil {
+				if err := acquireBody(ctx, h.bodies.arriving, charge); err != nil {
 					release()
 					if r.Context().Err() == nil {
 						busy(w)
@@ -114,7 +159,10 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 					return nil, nil, false
 				}
 			}
-			held += int64(n)
+			held += charge
+		}
+		if n > 0 && counted {
+			h.bodies.received(entered, int64(n))
 		}
 		body = body[:len(body)+n]
 		if err != nil {
@@ -146,7 +194,26 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		return nil, nil, false
 	}
 	if clear != nil {
-		clear()
+		clear() // before waiting below: net/http would cancel r past it
+	}
+	if counted {
+		// What decoding the body will cost, before go-sdk decodes it: the
+		// received bodies wait their turn, in order, within the body's
+		// deadline; the room they held while arriving is then free for
+		// others to arrive (the charge covers the body itself).
+		charge := min(decodeCost*int64(len(body)), h.bodies.decodingMax)
+		if err := h.bodies.decoding.Acquire(ctx, charge); err != nil {
+			release()
+			if r.Context().Err() == nil {
+				busy(w)
+			}
+			return nil, nil, false
+		}
+		decoding = charge
+		h.bodies.leave(entered)
+		entered = nil
+		h.bodies.arriving.Release(held)
+		held = 0
 	}
 	if h.bodies == nil {
 		release = func() {}
@@ -154,11 +221,137 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	return body, release, true
 }
 
-// acquireBody waits up to bodyStall (and ctx) for n bytes of room.
-func (h *httpHandler) acquireBody(ctx context.Context, n int64) error {
+// bodyBudget is MaxBodyBytesInFlight: a sixteenth for the bodies arriving
+// (counted as their bytes arrive), the rest for the bodies being decoded
+// and served (each counted at decodeCost times its size).
+type bodyBudget struct {
+	arriving, decoding       *syncsem.Weighted
+	arrivingMax, decodingMax int64
+
+	// Which bodies may start arriving (enter). Without it, large bodies
+	// that arrive together each take a part of the room and wait for
+	// more, and none completes before their waits run out.
+	mu      sync.Mutex
+	in      map[*entering]struct{} // arriving, until decoding starts
+	waiting map[*entering]struct{} // waiting to start
+}
+
+// entering is a body in bodyBudget's admission.
+type entering struct {
+	declared, got int64 // its size (at most arrivingMax), what has arrived
+	since         time.Time
+}
+
+// admitYoung is how long a body entering counts at its declared size;
+// after that it counts what it has sent: a body that trickles stops
+// holding others back.
+const admitYoung = bodyStall / 2
+
+// admitPoll is how often a body waiting to enter looks again.
+const admitPoll = 5 * time.Millisecond
+
+// enter waits, up to bodyStall (and ctx), until a body of the declared
+// size may start arriving: when the bodies arriving leave room for it
+// (counting each young one at its declared size, the others at what they
+// sent), or none arrives. Of the bodies waiting, the smallest goes first.
+func (b *bodyBudget) enter(ctx context.Context, declared int64) (*entering, error) {
+	e := &entering{declared: min(declared, b.arrivingMax), since: time.Now()}
 	ctx, cancel := context.WithTimeout(ctx, bodyStall)
 	defer cancel()
-	return h.bodies.Acquire(ctx, n)
+	b.mu.Lock()
+	b.waiting[e] = struct{}{}
+	b.mu.Unlock()
+	for {
+		b.mu.Lock()
+		if b.admits(e) {
+			delete(b.waiting, e)
+			e.since = time.Now()
+			b.in[e] = struct{}{}
+			b.mu.Unlock()
+			return e, nil
+		}
+		b.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			b.mu.Lock()
+			delete(b.waiting, e)
+			b.mu.Unlock()
+			return nil, ctx.Err()
+		case <-time.After(admitPoll):
+		}
+	}
+}
+
+// admits reports whether e may enter now; b.mu is held.
+func (b *bodyBudget) admits(e *entering) bool {
+	for o := range b.waiting {
+		if o != e && (o.declared < e.declared || o.declared == e.declared && o.since.Before(e.since)) {
+			return false // a smaller (or earlier) body first
+		}
+	}
+	if len(b.in) == 0 {
+		return true
+	}
+	now := time.Now()
+	var sum int64
+	for o := range b.in {
+		if now.Sub(o.since) < admitYoung {
+			sum += max(o.declared, o.got)
+		} else {
+			sum += o.got
+		}
+	}
+	return sum+e.declared <= b.arrivingMax
+}
+
+// received notes n more bytes of e.
+func (b *bodyBudget) received(e *entering, n int64) {
+	b.mu.Lock()
+	e.got += n
+	b.mu.Unlock()
+}
+
+// leave takes e out of the admission.
+func (b *bodyBudget) leave(e *entering) {
+	b.mu.Lock()
+	delete(b.in, e)
+	b.mu.Unlock()
+}
+
+func newBodyBudget(n int64) *bodyBudget {
+	a := max(n/16, 1)
+	d := max(n-a, 1)
+	return &bodyBudget{
+		arriving: syncsem.NewWeighted(a), decoding: syncsem.NewWeighted(d), arrivingMax: a, decodingMax: d,
+		in: map[*entering]struct{}{}, waiting: map[*entering]struct{}{},
+	}
+}
+
+// collectAfter is the smallest decoding charge whose garbage is collected
+// before its room is given back (releaseDecoding).
+const collectAfter = 32 << 20
+
+// releaseDecoding gives back n bytes of decoding room. A large body leaves
+// as much garbage as it was charged for (go-sdk's decoding passes), which
+// the garbage collector would otherwise free only once the heap has grown
+// to twice what was live when it last ran, on top of the next large body's
+// decoding: so after one, the room comes back once a collection has run.
+func (b *bodyBudget) releaseDecoding(n int64) {
+	if n < collectAfter {
+		b.decoding.Release(n)
+		return
+	}
+	go func() {
+		runtime.GC()
+		b.decoding.Release(n)
+	}()
+}
+
+// acquireBody waits up to bodyStall (and ctx) for n bytes of room in sem.
+func acquireBody(ctx context.Context, sem *syncsem.Weighted, n int64) error {
+	ctx, cancel := context.WithTimeout(ctx, bodyStall)
+	defer cancel()
+	return sem.Acquire(ctx, n)
 }
 
 // busy refuses a body that found no room in MaxBodyBytesInFlight in time.

@@ -131,3 +131,35 @@ func TestHTTPRefusalsLogged(t *testing.T) {
 	}
 	assert.NotContains(t, out, secret)
 }
+
+// Option misuse is no panic and not silent: the handler logs the error when
+// built and answers every request with 500, without the details.
+func TestHTTPMisconfigured(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  mcptool.HTTPOption
+		log  string
+	}{
+		{"origin", mcptool.TrustedOrigins("not an origin"), "TrustedOrigins"},
+		{"authorization", mcptool.Authorization(nil, nil), "Authorization needs a verifier"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log syncBuffer
+			var h http.Handler
+			require.NotPanics(t, func() {
+				h = mcptool.NewHTTPHandler(sizeServer(t), tc.opt, mcptool.Logger(slog.New(slog.NewTextHandler(&log, nil))))
+			})
+			assert.Contains(t, log.String(), "misconfigured", "logged when built")
+			assert.Contains(t, log.String(), tc.log)
+			hs := httptest.NewServer(h)
+			defer hs.Close()
+			resp, err := rawPost(context.Background(), hs.URL, "", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			assert.Equal(t, http.StatusInternalServerError, resp.StatusCode)
+			assert.Contains(t, string(body), "misconfigured")
+			assert.NotContains(t, string(body), tc.log, "the details stay in the log")
+		})
+	}
+}

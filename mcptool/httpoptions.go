@@ -41,8 +41,8 @@ func Stateless() HTTPOption {
 }
 
 // TrustedOrigins adds browser origins (scheme://host[:port]) allowed to make
-// cross-origin requests; others get 403. NewHTTPHandler panics on an origin
-// that is not of that form.
+// cross-origin requests; others get 403. An origin that is not of that
+// form misconfigures the handler: see [NewHTTPHandler].
 func TrustedOrigins(origins ...string) HTTPOption {
 	return httpOption(func(c *httpConfig) { c.trustedOrigins = append(c.trustedOrigins, origins...) })
 }
@@ -75,16 +75,25 @@ func MaxRequestBodyBytes(n int64) HTTPOption {
 	return httpOption(func(c *httpConfig) { c.maxRequestBodyBytes = n })
 }
 
-// MaxBodyBytesInFlight bounds the request body bytes being served at once,
-// across all requests. A body is counted as its bytes arrive, never by the
-// size it declares, until its request is answered: clients that trickle
-// large bodies hold only what they have sent, and cannot make other calls
-// wait (a body of at most 64 KiB with a Content-Length is not counted, so
-// small calls never queue behind large ones). A body whose next bytes find
-// no room waits for it up to a second at a time, within BodyReadTimeout,
-// then gets 503 with Retry-After.
-// Default 8 × MaxRequestBodyBytes (32 MiB; 32 MiB too when bodies are
-// unbounded); negative means no bound.
+// MaxBodyBytesInFlight bounds the memory the request bodies being served
+// take at once, across all requests: the bodies themselves and what
+// decoding them costs. A sixteenth of n holds the bodies as their bytes
+// arrive, never by the size they declare (a large body starts arriving
+// when those arriving leave room for it, counting each at its declared size
+// for its first half second, smallest first): clients that trickle large bodies
+// hold only what they have sent, and cannot make other calls wait (a body
+// of at most 64 KiB with a Content-Length is not counted, so small calls
+// never queue behind large ones). The rest holds the bodies received, each
+// counted at 32 times its size — what reading and decoding it costs, in
+// go-sdk and in mcpgen, wherever its bulk sits — but never more than that
+// part, so that any body fits alone, until its request is answered; the
+// bodies received wait for it in the order they arrived. A body whose next
+// bytes find no room waits for it up to a second at a time, and a body
+// received waits its turn, within BodyReadTimeout; then it gets 503 with
+// Retry-After.
+// Default 32 × MaxRequestBodyBytes (128 MiB: 8 MiB of bodies arriving,
+// and one body of the largest size decoded at a time, or three of a quarter
+// of it; 128 MiB too when bodies are unbounded); negative means no bound.
 func MaxBodyBytesInFlight(n int64) HTTPOption {
 	return httpOption(func(c *httpConfig) { c.maxBodyBytesInFlight = n })
 }
@@ -122,9 +131,9 @@ func newHTTPConfig(opts []HTTPOption) httpConfig {
 		c.maxSessions = 1024
 	}
 	if c.maxBodyBytesInFlight == 0 {
-		c.maxBodyBytesInFlight = 8 * c.maxRequestBodyBytes
+		c.maxBodyBytesInFlight = decodeCost * c.maxRequestBodyBytes
 		if c.maxRequestBodyBytes < 0 {
-			c.maxBodyBytesInFlight = 8 * mcp.DefaultMaxRequestBodyBytes
+			c.maxBodyBytesInFlight = decodeCost * mcp.DefaultMaxRequestBodyBytes
 		}
 	}
 	if c.bodyReadTimeout == 0 {

@@ -22,7 +22,7 @@ func TestHTTPConfigDefaults(t *testing.T) {
 	assert.EqualValues(t, 4<<20, def.maxRequestBodyBytes)
 	assert.NotNil(t, def.eventStore)
 	assert.Equal(t, 1024, def.maxSessions)
-	assert.EqualValues(t, 32<<20, def.maxBodyBytesInFlight)
+	assert.EqualValues(t, 128<<20, def.maxBodyBytesInFlight)
 	assert.Equal(t, 30*time.Second, def.bodyReadTimeout)
 
 	zero := newHTTPConfig([]HTTPOption{nil, SessionTimeout(0), MaxSessions(0), MaxRequestBodyBytes(0), BodyReadTimeout(0)})
@@ -34,8 +34,8 @@ func TestHTTPConfigDefaults(t *testing.T) {
 	assert.Negative(t, off.maxRequestBodyBytes)
 	assert.Negative(t, off.maxSessions)
 	assert.Negative(t, off.bodyReadTimeout)
-	assert.EqualValues(t, 32<<20, off.maxBodyBytesInFlight, "unbounded bodies: 8 × the default")
-	assert.EqualValues(t, 8<<10, newHTTPConfig([]HTTPOption{MaxRequestBodyBytes(1 << 10)}).maxBodyBytesInFlight)
+	assert.EqualValues(t, 128<<20, off.maxBodyBytesInFlight, "unbounded bodies: 32 × the default")
+	assert.EqualValues(t, 32<<10, newHTTPConfig([]HTTPOption{MaxRequestBodyBytes(1 << 10)}).maxBodyBytesInFlight)
 }
 
 // Options apply in order and the later wins; TrustedOrigins adds.

@@ -18,7 +18,9 @@ func subscribers(r *Registry) int {
 }
 
 // A server nobody references stops following the registry: one server per
-// request must not leak subscriptions.
+// request must not leak subscriptions. Its subscription goes at the next
+// server the registry serves (or the registry's next change), with no
+// finalizer or cleanup anywhere.
 func TestServerCollectedUnsubscribes(t *testing.T) {
 	reg := NewRegistry()
 	require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }))
@@ -27,11 +29,22 @@ func TestServerCollectedUnsubscribes(t *testing.T) {
 		_ = reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	}
 	deadline := time.Now().Add(5 * time.Second)
+	for subscribers(reg) > 2 && time.Now().Before(deadline) {
+		runtime.GC()
+		_ = reg.Server(&mcp.Implementation{Name: "next", Version: "1"}, nil)
+	}
+	require.LessOrEqual(t, subscribers(reg), 2, "only the server still referenced (and the one just built) follow the registry")
+
+	// A change forgets them too.
+	for range 50 {
+		_ = reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	}
 	for subscribers(reg) > 1 && time.Now().Before(deadline) {
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		require.NoError(t, reg.Add("b", func() (string, error) { return "b", nil }))
+		reg.Remove("b")
 	}
-	require.Equal(t, 1, subscribers(reg), "only the server still referenced follows the registry")
+	require.Equal(t, 1, subscribers(reg), "a change forgets the collected servers")
 	runtime.KeepAlive(kept)
 }
 

@@ -27,6 +27,7 @@ type Registry struct {
 	snap    atomic.Pointer[toolSet] // the sorted snapshot; nil after a change
 	subs    map[uint64]func(added []*tool, removed []string)
 	nextSub uint64
+	mounts  map[*mount]struct{} // the servers following the registry (server.go); guarded by mu
 	tasks   taskRuntime
 	// optErr is the misuse of the registry's options NewRegistry found,
 	// returned by every registration (see optionError).

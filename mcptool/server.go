@@ -3,7 +3,6 @@
 package mcptool
 
 import (
-	"runtime"
 	"sync"
 	"weak"
 
@@ -22,10 +21,11 @@ import (
 // (dispatch.go), so building one does no per-tool work, and adding a tool
 // to a served registry costs about what adding it to one that serves
 // nothing does. Tools added to the server with [mcp.Server.AddTool] are
-// listed and called too; a registry tool of the same name wins. A server
-// that is no longer referenced stops following the registry and is garbage
-// collected, so one server per request (the stateless pattern) does not
-// leak.
+// listed and called too; a registry tool of the same name wins. The
+// registry holds a server only weakly: one that is no longer referenced is
+// garbage collected, and stops following the registry at the registry's
+// next change or the next server it serves, so one server per request (the
+// stateless pattern) does not leak.
 func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
 	var o mcp.ServerOptions
 	if opts != nil {
@@ -42,17 +42,16 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		o.PageSize = mcp.DefaultPageSize
 	}
 	s := mcp.NewServer(impl, &o)
-	d := &dispatcher{reg: r, srv: weak.Make(s), pageSize: o.PageSize}
+	d := &dispatcher{reg: r, pageSize: o.PageSize}
 	s.AddReceivingMiddleware(d.middleware)
 	r.mountWith(s, d)
-	s.AddReceivingMiddleware(d.bind) // outermost: see dispatcher.bind
-	noteServed(s, r, impl)
 	return s
 }
 
 // Mount serves the registry's tools on s, a server built without
 // [Registry.Server], next to its own tools, and keeps them in sync until the
-// returned function is called or s is garbage collected. Each tool is added
+// returned function is called or s is garbage collected (then at the
+// registry's next change or the next server it serves). Each tool is added
 // through the low-level [mcp.Server.AddTool] with mcpgen's own decoding,
 // validation and result mapping, so each costs go-sdk's AddTool (it
 // re-marshals the schemas); a server built by Registry.Server does not pay
@@ -62,19 +61,48 @@ func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
 }
 
 func (r *Registry) mount(s *mcp.Server) *mount {
-	noteServed(s, r, nil)
 	return r.mountWith(s, nil)
 }
 
 // mountWith follows the registry on s; with a dispatcher, only the tools
 // go-sdk must hold itself (mirrorsHeaders) are added to s.
 func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
+	r.forgetCollected()
 	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}}
-	_, m.cancel = r.subscribe(m.apply)
+	_, cancel := r.subscribe(m.apply)
+	m.cancel = func() {
+		cancel()
+		r.mu.Lock()
+		delete(r.mounts, m)
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	if r.mounts == nil {
+		r.mounts = map[*mount]struct{}{}
+	}
+	r.mounts[m] = struct{}{}
+	r.mu.Unlock()
 	m.reconcile()
 	r.serveTasks(s)
-	runtime.AddCleanup(s, func(c func()) { c() }, m.cancel)
+	s.AddReceivingMiddleware(r.answerProbe)
 	return m
+}
+
+// forgetCollected stops following the servers that were garbage collected
+// since the last change: a server per request would otherwise leave a
+// subscription per request until the registry next changes.
+func (r *Registry) forgetCollected() {
+	r.mu.Lock()
+	var gone []*mount
+	for m := range r.mounts {
+		if m.srv.Value() == nil {
+			gone = append(gone, m)
+		}
+	}
+	r.mu.Unlock()
+	for _, m := range gone {
+		m.cancel()
+	}
 }
 
 // unmount stops following the registry and removes its tools from the server.

@@ -10,14 +10,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
-	"strings"
+	"slices"
 	"sync"
-	"sync/atomic"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // StdioTransport is an [mcp.Transport] for serving over stdin and stdout
@@ -47,10 +48,7 @@ import (
 //
 // A connection is one session, and its [mcp.Connection.SessionID] is
 // "stdio-" and a random token, which per-session policies (rate limits,
-// audit) and go-sdk's logs see. When a server built by [Registry.Server]
-// serves the connection, a plain tasks/get of the 2026-07-28 wire (no
-// initialize before it) is answered by the transport itself, with what
-// go-sdk's path would answer, and skips go-sdk's decoding of the message.
+// audit) and go-sdk's logs see.
 //
 // go-sdk's [mcp.StdioTransport] instead ends the session at the first bad
 // line, and at end of input cancels the requests in flight and drops their
@@ -83,7 +81,6 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	c := &stdioConn{
 		id:        stdioSessionPrefix + rand.Text(),
-		caller:    ownerOf(ctx, nil), // the principal served under (Authenticated)
 		log:       t.Logger,
 		in:        r,
 		out:       w,
@@ -94,7 +91,6 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		answering: map[jsonrpc.ID]int{},
 		calls:     map[jsonrpc.ID]struct{}{},
 	}
-	stdioUnbound.Store(c.id, c)
 	go c.readLoop()
 	return c, nil
 }
@@ -118,12 +114,11 @@ var errPeerClosed = &jsonrpc.Error{Code: -32003, Message: "the client closed its
 // cancels the requests in flight and writes no more responses once Read
 // fails.
 type stdioConn struct {
-	id     string // the session's ID: stdioSessionPrefix and a random token
-	caller string // who the connection's tasks/get polls come from (ownerOf)
-	log    *slog.Logger
-	in     io.Reader
-	wmu    sync.Mutex // serializes writes to out, one line each
-	out    io.Writer
+	id  string // the session's ID: stdioSessionPrefix and a random token
+	log *slog.Logger
+	in  io.Reader
+	wmu sync.Mutex // serializes writes to out, one line each
+	out io.Writer
 
 	incoming chan jsonrpc.Message // from readLoop to Read
 
@@ -138,15 +133,10 @@ type stdioConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
-	listens map[string]*listenStream // by token; guarded by mu
-
-	// Polls answered here (poll): the server a Registry built that serves
-	// the connection, once its middleware has seen the session (bindStdio),
-	// and whether the client began a session of an earlier revision with
-	// initialize or a batch (then go-sdk answers everything); legacy is
-	// readLoop's alone.
-	server atomic.Pointer[mcp.Server]
-	legacy bool
+	// The subscriptions/listen naming taskIds being served, by the token
+	// attachListen gave each (guarded by mu): their notifications come
+	// wrapped (sdkpatch.Notify), and at end of input each is cancelled.
+	listens map[string]jsonrpc.ID
 
 	// Batches (protocol revisions before 2025-06-18), guarded by mu: the
 	// negotiated version, read from the answer to initialize, and the
@@ -179,17 +169,13 @@ func (c *stdioConn) readLoop() {
 		case len(bytes.TrimSpace(line)) > 0:
 			var msgs []jsonrpc.Message
 			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
-				c.legacy = true
 				msgs = c.readBatch(trimmed)
-			} else if c.poll(line) {
-				// answered
 			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
 			} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && c.inFlight(req) {
 				// answered: its id is in use
 			} else {
 				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
-					c.legacy = true
 					c.mu.Lock()
 					c.initID = req.ID // its answer names the protocol version
 					c.mu.Unlock()
@@ -208,7 +194,7 @@ func (c *stdioConn) readLoop() {
 			}
 		}
 		if err != nil {
-			c.closeListens()
+			c.endListens()
 			c.mu.Lock()
 			c.eof = true
 			if !errors.Is(err, io.EOF) {
@@ -357,6 +343,9 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		msg = validCode(resp)
 	}
+	if inner, ok := sdkpatch.Unwrap(msg, c.listening); ok {
+		return c.writeLine(inner)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("mcptool: encoding a message: %w", err)
@@ -394,6 +383,11 @@ func (c *stdioConn) answered(id jsonrpc.ID) {
 	}
 	if c.answering[id]--; c.answering[id] <= 0 {
 		delete(c.answering, id)
+	}
+	for token, lid := range c.listens {
+		if lid == id {
+			delete(c.listens, token)
+		}
 	}
 	c.signal()
 	c.mu.Unlock()
@@ -489,8 +483,6 @@ func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
-		stdioUnbound.Delete(c.id)
-		c.closeListens()
 		close(c.closed)
 		if rc, ok := c.in.(io.Closer); ok {
 			err = rc.Close()
@@ -506,102 +498,67 @@ func (c *stdioConn) SessionID() string { return c.id }
 // stdioSessionPrefix begins the session ID of a stdio connection.
 const stdioSessionPrefix = "stdio-"
 
-// stdioUnbound holds the stdio connections whose server bindStdio has not
-// yet named, by session ID.
-var stdioUnbound sync.Map // string → *stdioConn
-
-// bindStdio tells the stdio connection of session ss, if it is one, that
-// srv serves it: the outermost middleware of a server a Registry built
-// calls it for each request (dispatcher.bind), and the first binds, before
-// its answer is written.
-func bindStdio(ss mcp.Session, srv *weak.Pointer[mcp.Server]) {
-	s, ok := ss.(*mcp.ServerSession)
-	if !ok || s == nil {
-		return
-	}
-	if id := s.ID(); strings.HasPrefix(id, stdioSessionPrefix) {
-		if c, ok := stdioUnbound.Load(id); ok {
-			// Stored before deleted: a concurrent bind finds it either way.
-			c.(*stdioConn).server.Store(srv.Value())
-			stdioUnbound.Delete(id)
-		}
-	}
-}
-
-// poll answers line itself when it is a plain tasks/get of the 2026-07-28
-// wire that the connection's server can answer (taskpoll.go), and reports
-// whether it did.
-func (c *stdioConn) poll(line []byte) bool {
-	srv := c.server.Load()
-	if srv == nil || c.legacy || !bytes.Contains(line, []byte(`"`+methodTasksGet+`"`)) {
-		return false
-	}
-	pt := servedOn(srv)
-	if !pt.answersPolls() {
-		return false
-	}
-	id, taskID, ok := plainTaskGet(line)
-	if !ok {
-		return false
-	}
-	out, _, ok := answerPoll(context.Background(), pt, c.caller, id, taskID)
-	if !ok {
-		return false
-	}
-	_ = c.writeLine(out) // a failed write fails go-sdk's next one too
-	return true
-}
-
 // attachListen hands a subscriptions/listen naming taskIds to the task
-// middleware: go-sdk would drop the taskIds, so the stream (its id, the
-// task IDs, this connection to write notifications on) is kept in
-// listenStreams under a fresh token, which goes in the request's _meta.
+// middleware: go-sdk would drop the taskIds, so they go into the request's
+// _meta (listenMetaKey) with the request's id and a fresh token, under
+// which the middleware's notifications come back to Write wrapped
+// (sdkpatch.Notify). A listenMetaKey the client sent itself is dropped.
 func (c *stdioConn) attachListen(req *jsonrpc.Request) {
 	var params map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &params) != nil {
+		return
+	}
+	dropMeta(params, listenMetaKey)
 	var n struct {
 		TaskIDs json.RawMessage `json:"taskIds"`
 	}
-	if json.Unmarshal(req.Params, &params) != nil || json.Unmarshal(params["notifications"], &n) != nil || len(n.TaskIDs) == 0 {
-		return
-	}
-	id, err := json.Marshal(req.ID.Raw())
-	if err != nil {
-		return
-	}
-	token := rand.Text()
-	if !setMeta(params, listenTokenKey, json.RawMessage(`"`+token+`"`)) {
-		return
-	}
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return
-	}
-	ls := newListenStream(id, n.TaskIDs, c.writeLine)
-	c.mu.Lock()
-	if c.listens == nil {
-		c.listens = map[string]*listenStream{}
-	}
-	for t, old := range c.listens { // forget the listens that ended
-		if old.isDone() {
-			delete(c.listens, t)
-			listenStreams.Delete(t)
+	if json.Unmarshal(params["notifications"], &n) == nil && len(n.TaskIDs) > 0 {
+		id, err := json.Marshal(req.ID.Raw())
+		if err != nil {
+			return
 		}
+		token := rand.Text()
+		h, err := json.Marshal(stdioListen{Token: token, ID: id, TaskIDs: n.TaskIDs})
+		if err != nil || !setMeta(params, listenMetaKey, h) {
+			return
+		}
+		c.mu.Lock()
+		if c.listens == nil {
+			c.listens = map[string]jsonrpc.ID{}
+		}
+		c.listens[token] = req.ID
+		c.mu.Unlock()
 	}
-	c.listens[token] = ls
-	c.mu.Unlock()
-	listenStreams.Store(token, ls)
-	req.Params = raw
+	if raw, err := json.Marshal(params); err == nil {
+		req.Params = raw
+	}
 }
 
-// closeListens ends the connection's listens: at end of input a listen
-// answers at once instead of keeping the process until its tasks end.
-func (c *stdioConn) closeListens() {
+// listening reports whether token names one of the connection's listens.
+func (c *stdioConn) listening(token string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for t, ls := range c.listens {
-		ls.close()
-		listenStreams.Delete(t)
-		delete(c.listens, t)
+	_, ok := c.listens[token]
+	return ok
+}
+
+// endListens cancels the connection's listens at end of input, as their
+// client would: each then answers at once, instead of keeping the process
+// until its tasks end.
+func (c *stdioConn) endListens() {
+	c.mu.Lock()
+	ids := slices.Collect(maps.Values(c.listens))
+	c.mu.Unlock()
+	for _, id := range ids {
+		params, err := json.Marshal(map[string]any{"requestId": id.Raw(), "reason": "the client closed its input"})
+		if err != nil {
+			continue
+		}
+		select {
+		case c.incoming <- &jsonrpc.Request{Method: "notifications/cancelled", Params: params}:
+		case <-c.closed:
+			return
+		}
 	}
 }
 

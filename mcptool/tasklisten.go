@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 )
 
@@ -24,8 +25,10 @@ import (
 // decodes its filter into a fixed struct without taskIds, and can send only
 // the notifications it knows. So [NewHTTPHandler], which reads every body
 // once anyway, hands the taskIds of a listen request and a writer on its
-// event stream to the receiving middleware through the request's context;
-// the middleware then serves the listen instead of go-sdk: the
+// event stream to the receiving middleware through the request's context,
+// and [StdioTransport] hands over the taskIds in the request's _meta
+// (takeListen), its notifications coming back to it wrapped
+// (sdkpatch.Notify); the middleware then serves the listen instead of go-sdk: the
 // acknowledgement, a notifications/tasks for each change of a watched task
 // (read through the store's Watch, so from any replica), and the graceful
 // result once every watched task is terminal or gone.
@@ -61,28 +64,54 @@ func newListenStream(id, taskIDs json.RawMessage, write func([]byte) error) *lis
 
 type listenKey struct{}
 
-// listenTokenKey is the _meta key under which StdioTransport names the
-// listen stream of a subscriptions/listen (in listenStreams): go-sdk would
-// drop its taskIds, and stdio has no request context to carry the stream.
-const listenTokenKey = "io.mcpgen/listen"
+// listenMetaKey is the _meta key under which StdioTransport hands the task
+// middleware what go-sdk would drop of a subscriptions/listen naming
+// taskIds (stdioListen): stdio has no request context to carry it.
+const listenMetaKey = "io.mcpgen/listen"
 
-// listenStreams holds the stdio listen streams not yet taken by the task
-// middleware, by token (crypto/rand.Text, so a client cannot name another
-// connection's).
-var listenStreams sync.Map // string → *listenStream
+// stdioListen is what StdioTransport hands over of a listen.
+type stdioListen struct {
+	Token   string          `json:"token"` // under which its notifications go back (sdkpatch.Notify)
+	ID      json.RawMessage `json:"id"`
+	TaskIDs json.RawMessage `json:"taskIds"`
+}
 
-// takeListen returns the stdio listen stream meta names, if any.
-func takeListen(meta mcp.Meta) (*listenStream, bool) {
-	token, _ := meta[listenTokenKey].(string)
-	if token == "" {
-		return nil, false
-	}
-	delete(meta, listenTokenKey)
-	v, ok := listenStreams.LoadAndDelete(token)
+// takeListen returns the listen stream StdioTransport handed over in lr's
+// _meta, if any: its notifications go through lr's session, wrapped for
+// the transport (sdkpatch.Notify). Only a stdio session has one.
+func takeListen(ctx context.Context, lr *mcp.SubscriptionsListenRequest) (*listenStream, bool) {
+	raw, ok := lr.Params.Meta[listenMetaKey]
 	if !ok {
 		return nil, false
 	}
-	return v.(*listenStream), true
+	delete(lr.Params.Meta, listenMetaKey)
+	if lr.Session == nil || !strings.HasPrefix(lr.Session.ID(), stdioSessionPrefix) {
+		return nil, false
+	}
+	b, err := json.Marshal(raw)
+	var h stdioListen
+	if err != nil || json.Unmarshal(b, &h) != nil || h.Token == "" || len(h.ID) == 0 {
+		return nil, false
+	}
+	ss := lr.Session
+	return newListenStream(h.ID, h.TaskIDs, func(msg []byte) error {
+		return sdkpatch.Notify(ctx, ss, h.Token, msg)
+	}), true
+}
+
+// dropMeta removes key from params._meta, if there.
+func dropMeta(params map[string]json.RawMessage, key string) {
+	var meta map[string]json.RawMessage
+	if raw, ok := params["_meta"]; !ok || json.Unmarshal(raw, &meta) != nil || meta == nil {
+		return
+	}
+	if _, ok := meta[key]; !ok {
+		return
+	}
+	delete(meta, key)
+	if b, err := json.Marshal(meta); err == nil {
+		params["_meta"] = b
+	}
 }
 
 // withListen returns r carrying the listen stream of body when body is a
@@ -114,13 +143,6 @@ func withListen(r *http.Request, w http.ResponseWriter, body []byte) (*http.Requ
 		return nil
 	})
 	return r.WithContext(context.WithValue(r.Context(), listenKey{}, ls)), ls.close
-}
-
-// isDone reports whether the stream has ended.
-func (ls *listenStream) isDone() bool {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.done
 }
 
 // close ends the stream: no more writes, and a listen serving it returns.

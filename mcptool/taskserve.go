@@ -82,7 +82,6 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil {
 				break
 			}
-			takeArgsBack(call) // set aside by NewHTTPHandler
 			t, ok := r.lookup(call.Params.Name)
 			if coreEra(call) {
 				if res, done, err := r.coreCall(ctx, t, ok, call); done {
@@ -106,7 +105,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			ls, ok := ctx.Value(listenKey{}).(*listenStream)
 			lr, isListen := req.(*mcp.SubscriptionsListenRequest)
 			if !ok && isListen && lr.Params != nil {
-				ls, ok = takeListen(lr.Params.Meta) // handed over by StdioTransport
+				ls, ok = takeListen(ctx, lr) // handed over by StdioTransport
 			}
 			if ok && isListen && lr.Params != nil {
 				defer ls.close()

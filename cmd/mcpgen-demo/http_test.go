@@ -117,7 +117,9 @@ func TestHTTPTrickledBody(t *testing.T) {
 
 // TestHTTPLargeBodies measures the demo's peak RSS while 32 clients post
 // bodies just under the 4 MiB limit at once; the handler's default
-// MaxBodyBytesInFlight (32 MiB) admits 8 of them at a time.
+// MaxBodyBytesInFlight (128 MiB) counts each at what decoding it costs
+// (32 times its size), so they are decoded one at a time, and the bodies
+// that find no room in time are refused with 503.
 func TestHTTPLargeBodies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo binary and sends 128 MiB")
@@ -161,6 +163,6 @@ func TestHTTPLargeBodies(t *testing.T) {
 	}
 	after := peakRSS(t, proc)
 	t.Logf("peak RSS %d MiB before, %d MiB after %d concurrent %d-byte bodies; statuses %v", before>>20, after>>20, clients, pad, byCode)
-	assert.Equal(t, clients, byCode[http.StatusOK], "every request answered (the call itself is refused: pad is no argument)")
+	assert.Equal(t, clients, byCode[http.StatusOK]+byCode[http.StatusServiceUnavailable], "every request answered, or refused as busy")
 	assert.Less(t, after, int64(320<<20), "peak RSS (644 MiB before the bound)")
 }

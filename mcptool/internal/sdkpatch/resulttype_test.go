@@ -1,4 +1,4 @@
-package mcptool
+package sdkpatch
 
 import (
 	"encoding/json"
@@ -13,7 +13,9 @@ import (
 )
 
 // TestWithResultTypeCopiesEveryField fails when go-sdk adds an exported
-// field to CallToolResult that withResultType does not copy.
+// field to CallToolResult that WithResultType does not copy, and pins what
+// it relies on: a result built in Go marshals without resultType, and one
+// decoded from JSON keeps it (NeedsInput, MarshalJSON).
 func TestWithResultTypeCopiesEveryField(t *testing.T) {
 	in := &mcp.CallToolResult{}
 	v := reflect.ValueOf(in).Elem()
@@ -37,12 +39,12 @@ func TestWithResultTypeCopiesEveryField(t *testing.T) {
 		case reflect.Interface:
 			fv.Set(reflect.ValueOf("structured"))
 		default:
-			t.Fatalf("CallToolResult.%s has kind %s: teach this test (and withResultType) about it", f.Name, fv.Kind())
+			t.Fatalf("CallToolResult.%s has kind %s: teach this test (and WithResultType) about it", f.Name, fv.Kind())
 		}
 	}
 	in.SetError(errors.New("kept for sending middleware"))
-	for _, proto := range []*mcp.CallToolResult{&completeResult, &inputRequiredResult} {
-		out := withResultType(in, proto)
+	for _, input := range []bool{false, true} {
+		out := WithResultType(in, input)
 		ov := reflect.ValueOf(out).Elem()
 		for i := range v.NumField() {
 			if f := v.Type().Field(i); f.IsExported() {
@@ -53,11 +55,11 @@ func TestWithResultTypeCopiesEveryField(t *testing.T) {
 		raw, err := json.Marshal(&mcp.CallToolResult{Content: []mcp.Content{}})
 		require.NoError(t, err)
 		assert.NotContains(t, string(raw), "resultType", "a result built here has none")
-		raw, err = json.Marshal(withResultType(&mcp.CallToolResult{Content: []mcp.Content{}}, proto))
+		raw, err = json.Marshal(WithResultType(&mcp.CallToolResult{Content: []mcp.Content{}}, input))
 		require.NoError(t, err)
-		want := map[*mcp.CallToolResult]string{&completeResult: `"resultType":"complete"`, &inputRequiredResult: `"resultType":"input_required"`}[proto]
+		want := map[bool]string{false: `"resultType":"complete"`, true: `"resultType":"input_required"`}[input]
 		assert.True(t, strings.Contains(string(raw), want), "%s has %s", raw, want)
 	}
-	assert.False(t, withResultType(in, &completeResult).NeedsInput())
-	assert.True(t, withResultType(in, &inputRequiredResult).NeedsInput())
+	assert.False(t, WithResultType(in, false).NeedsInput())
+	assert.True(t, WithResultType(in, true).NeedsInput())
 }

@@ -1,0 +1,49 @@
+package sdkpatch
+
+import (
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The resultType of a tools/call result. go-sdk v1.8.0 keeps
+// CallToolResult's resultType unexported and sets it only on results of
+// tools it holds itself; mcptool answers tools/call from middleware, so its
+// results would go out without one on the 2026-07-28 wire. A
+// CallToolResult decoded from JSON carries it (UnmarshalJSON), so one
+// decoded prototype per value is copied into each result.
+//
+// Retire when go-sdk exports a way to set it (a ResultType field or
+// setter), or sets it on every CallToolResult its tools/call returns.
+
+var completeResult, inputRequiredResult = prototype("complete"), prototype("input_required")
+
+func prototype(resultType string) mcp.CallToolResult {
+	var r mcp.CallToolResult
+	if err := json.Unmarshal([]byte(`{"content":[],"resultType":"`+resultType+`"}`), &r); err != nil {
+		panic("sdkpatch: " + err.Error())
+	}
+	r.Content = nil
+	return r
+}
+
+// WithResultType returns res with the resultType "input_required" when
+// inputRequired, else "complete". Every exported field of
+// mcp.CallToolResult is copied (TestWithResultTypeCopiesEveryField fails
+// when go-sdk adds one), and the error set with SetError is kept.
+func WithResultType(res *mcp.CallToolResult, inputRequired bool) *mcp.CallToolResult {
+	out := completeResult
+	if inputRequired {
+		out = inputRequiredResult
+	}
+	out.Meta = res.Meta
+	out.Content = res.Content
+	out.StructuredContent = res.StructuredContent
+	out.IsError = res.IsError
+	out.InputRequests = res.InputRequests
+	out.RequestState = res.RequestState
+	if err := res.GetError(); err != nil {
+		out.SetError(err)
+	}
+	return &out
+}

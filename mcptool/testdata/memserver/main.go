@@ -1,0 +1,52 @@
+// Command memserver is the server of mcptool's TestHTTPBodiesMemory: one
+// tool behind NewHTTPHandler with its defaults, on a free loopback port,
+// built without the race detector (which would multiply its memory). It
+// prints "ADDR <url>" and serves until its standard input closes, or for a
+// minute at most.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool"
+)
+
+func main() {
+	quiet := slog.New(slog.DiscardHandler)
+	reg := mcptool.NewRegistry(mcptool.Logger(quiet))
+	if err := mcptool.Add(reg, "size", func(_ context.Context, in struct {
+		S string `json:"s"`
+	}) (int, error) {
+		return len(in.S), nil
+	}, mcptool.Description("Measure s.")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	hs := &http.Server{
+		Handler:           mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), mcptool.Logger(quiet)),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	go func() { _ = hs.Serve(ln) }()
+	fmt.Printf("ADDR http://%s\n", ln.Addr())
+	done := make(chan struct{})
+	go func() { _, _ = io.Copy(io.Discard, os.Stdin); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+	}
+	_ = hs.Close()
+}
