@@ -132,6 +132,7 @@ func ExampleRoot_Clean() {
 		"./reports/../notes.txt", // ".." that stays inside is fine
 		"reports/../../etc/passwd",
 		"/etc/passwd",
+		`./\Windows\win.ini`, // a Windows-style absolute path, however written
 		"",
 	} {
 		clean, err := root.Clean(name)
@@ -146,6 +147,7 @@ func ExampleRoot_Clean() {
 	// ok: notes.txt
 	// refused: path is outside the allowed directory: "reports/../../etc/passwd" leaves the data directory
 	// refused: path is outside the allowed directory: "/etc/passwd" is absolute; give a path relative to the data directory
+	// refused: path is outside the allowed directory: "./\\Windows\\win.ini" is absolute; give a path relative to the data directory
 	// refused: the path is empty
 }
 

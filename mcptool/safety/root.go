@@ -59,10 +59,13 @@ func (r *Root) Clean(name string) (string, error) {
 	if strings.ContainsRune(name, 0) {
 		return "", mcptool.UserError(fmt.Errorf("%w: %q contains a NUL byte", ErrOutsideRoot, name))
 	}
-	if filepath.IsAbs(name) || strings.HasPrefix(name, `\`) {
+	clean := filepath.Clean(name)
+	// A leading backslash is refused as a Windows-style absolute path the
+	// model meant; judged on the cleaned path, so that "./\x" is refused as
+	// "\x" is (what Clean accepts, it accepts again).
+	if filepath.IsAbs(name) || strings.HasPrefix(clean, `\`) {
 		return "", mcptool.UserError(fmt.Errorf("%w: %q is absolute; give a path relative to the data directory", ErrOutsideRoot, name))
 	}
-	clean := filepath.Clean(name)
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", mcptool.UserError(fmt.Errorf("%w: %q leaves the data directory", ErrOutsideRoot, name))
 	}
