@@ -2,11 +2,9 @@ package mcptool
 
 import (
 	"context"
-	"io"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,7 +12,7 @@ import (
 // needs it before go-sdk sees a request (the scopes a 401 names, the
 // metadata's scopes_supported, the 403 of a call whose token lacks its
 // tool's scopes). It asks the server itself, once, through go-sdk's public
-// API: a ping on a connection of its own (servedProbe), whose context every
+// API: a ping from a client of its own over go-sdk's in-memory transports (servedProbe), whose context every
 // registry that serves the server (its middleware answerProbe, installed
 // by Registry.Server and Mount) marks. Nothing is kept outside the server
 // and the handler.
@@ -51,24 +49,18 @@ func registryOf(srv *mcp.Server) *Registry {
 	p := &servedProbe{}
 	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), probeKey{}, p), probeTimeout)
 	defer cancel()
-	t := newProbeTransport()
-	ss, err := srv.Connect(ctx, t, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		return nil
 	}
 	defer func() { _ = ss.Close() }()
-	id, err := jsonrpc.MakeID("io.mcpgen/probe")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpgen-probe", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		return nil
 	}
-	select {
-	case t.conn.in <- &jsonrpc.Request{ID: id, Method: "ping", Params: []byte("{}")}:
-	case <-ctx.Done():
-		return nil
-	}
-	select {
-	case <-t.conn.out:
-	case <-ctx.Done():
+	defer func() { _ = cs.Close() }()
+	if cs.Ping(ctx, nil) != nil {
 		return nil
 	}
 	p.mu.Lock()
@@ -83,50 +75,3 @@ func registryOf(srv *mcp.Server) *Registry {
 	}
 	return p.regs[0]
 }
-
-// probeTransport is the one connection of a probe: messages in and out
-// through channels, never encoded.
-type probeTransport struct{ conn *probeConn }
-
-func newProbeTransport() *probeTransport {
-	return &probeTransport{conn: &probeConn{
-		in:     make(chan jsonrpc.Message),
-		out:    make(chan jsonrpc.Message, 1),
-		closed: make(chan struct{}),
-	}}
-}
-
-func (t *probeTransport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }
-
-type probeConn struct {
-	in     chan jsonrpc.Message
-	out    chan jsonrpc.Message
-	once   sync.Once
-	closed chan struct{}
-}
-
-func (c *probeConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (c *probeConn) Write(_ context.Context, m jsonrpc.Message) error {
-	select {
-	case c.out <- m:
-	default: // only the ping's answer is awaited
-	}
-	return nil
-}
-
-func (c *probeConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
-	return nil
-}
-
-func (c *probeConn) SessionID() string { return "" }
