@@ -285,6 +285,14 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 	}
 	h.mu.Lock()
 	s := h.sessions[id]
+	if s != nil && s.evict {
+		// The session is being deleted: go-sdk could still take this
+		// request and end its stream unanswered when the session closes.
+		// Its client is told now, as for a session already gone.
+		h.mu.Unlock()
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
 	if s != nil {
 		s.active++
 		s.last = time.Now()
