@@ -16,7 +16,8 @@ import (
 )
 
 // A server built by Registry.Server answers tools/list and tools/call for
-// the registry's tools from receiving middleware (dispatch), instead of
+// the registry's tools from receiving middleware (dispatch): mcpgen's own
+// tool-surface layer, through go-sdk's public middleware API, instead of
 // holding a copy of each tool: go-sdk's Server.AddTool re-marshals every
 // schema it is given (~35 KiB and tens of µs per tool), which made adding
 // tools to a served registry cost 15x adding them to one that serves

@@ -341,7 +341,7 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	if resp, ok := msg.(*jsonrpc.Response); ok {
-		msg = validCode(resp)
+		msg = sdkpatch.ResponseCode(resp) // go-sdk sends code 0 for some
 	}
 	if inner, ok := sdkpatch.Unwrap(msg, c.listening); ok {
 		return c.writeLine(inner)
@@ -508,7 +508,7 @@ func (c *stdioConn) attachListen(req *jsonrpc.Request) {
 	if json.Unmarshal(req.Params, &params) != nil {
 		return
 	}
-	dropMeta(params, listenMetaKey)
+	sdkpatch.DropMeta(params, listenMetaKey)
 	var n struct {
 		TaskIDs json.RawMessage `json:"taskIds"`
 	}
@@ -519,7 +519,7 @@ func (c *stdioConn) attachListen(req *jsonrpc.Request) {
 		}
 		token := rand.Text()
 		h, err := json.Marshal(stdioListen{Token: token, ID: id, TaskIDs: n.TaskIDs})
-		if err != nil || !setMeta(params, listenMetaKey, h) {
+		if err != nil || !sdkpatch.SetMeta(params, listenMetaKey, h) {
 			return
 		}
 		c.mu.Lock()

@@ -2,10 +2,8 @@ package mcptool
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -36,28 +34,4 @@ func (c *stdioConn) logger() *slog.Logger {
 		return c.log
 	}
 	return slog.Default()
-}
-
-// validCode gives a response error go-sdk made from a plain Go error (which
-// it sends with code 0, not a JSON-RPC code) the code it should have: a
-// request other than initialize before the session is initialized is an
-// invalid request (-32600), as JSON-RPC defines it and MCP names no other
-// code for it; anything else is an internal error (-32603).
-func validCode(resp *jsonrpc.Response) *jsonrpc.Response {
-	if resp.Error == nil {
-		return resp
-	}
-	var we *jsonrpc.Error
-	if errors.As(resp.Error, &we) && we.Code != 0 {
-		return resp
-	}
-	msg := resp.Error.Error()
-	code := int64(jsonrpc.CodeInternalError)
-	if strings.Contains(msg, "invalid during session initialization") {
-		code = jsonrpc.CodeInvalidRequest
-		msg = "invalid request: " + msg + " (send initialize first)"
-	}
-	out := *resp
-	out.Error = &jsonrpc.Error{Code: code, Message: msg}
-	return &out
 }

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 )
 
@@ -42,59 +42,15 @@ const (
 )
 
 // taskParamKey is where mcptool's transports put the "task" param of a
-// tools/call: go-sdk decodes params into a fixed struct and would drop it,
-// but it keeps _meta.
+// tools/call (liftTaskParam): go-sdk decodes params into a fixed struct
+// and would drop it, but it keeps _meta.
 const taskParamKey = "io.mcpgen/task-param"
 
 // liftTaskParam moves params.task of a tools/call message into
-// params._meta[taskParamKey]. Any other message is returned as it is, and
-// costs a scan that allocates nothing.
+// params._meta[taskParamKey] (sdkpatch.LiftParam); any other message is
+// returned as it is.
 func liftTaskParam(msg []byte) []byte {
-	if _, _, _, err := jsonparser.Get(msg, "params", "task"); err != nil {
-		return msg
-	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(msg, &top) != nil {
-		return msg
-	}
-	var method string
-	var params map[string]json.RawMessage
-	if json.Unmarshal(top["method"], &method) != nil || method != "tools/call" || json.Unmarshal(top["params"], &params) != nil {
-		return msg
-	}
-	task, ok := params["task"]
-	if !ok || !setMeta(params, taskParamKey, task) {
-		return msg
-	}
-	delete(params, "task")
-	var err error
-	if top["params"], err = json.Marshal(params); err != nil {
-		return msg
-	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return msg
-	}
-	return out
-}
-
-// setMeta sets params._meta[key] to value, and reports whether it could
-// (params._meta, if present, must be an object or null).
-func setMeta(params map[string]json.RawMessage, key string, value json.RawMessage) bool {
-	meta := map[string]json.RawMessage{}
-	if raw, ok := params["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
-		return false
-	}
-	if meta == nil { // "_meta": null
-		meta = map[string]json.RawMessage{}
-	}
-	meta[key] = value
-	b, err := json.Marshal(meta)
-	if err != nil {
-		return false
-	}
-	params["_meta"] = b
-	return true
+	return sdkpatch.LiftParam(msg, "tools/call", "task", taskParamKey)
 }
 
 // coreEra reports whether req comes from a session served the core tasks.
@@ -146,34 +102,14 @@ func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.
 	case !known:
 		return nil, false, nil // unknown tool: go-sdk's own error
 	case asked && t.task.mode == taskNever:
-		return nil, true, methodNotFound(fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name))
+		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name))
 	case !asked && t.task.mode == taskRequired:
-		return nil, true, methodNotFound(fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task (execution.taskSupport is required): call it with params.task", t.name))
+		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task (execution.taskSupport is required): call it with params.task", t.name))
 	case !asked:
 		return nil, false, nil
 	}
 	res, err = r.callAsTask(ctx, t, call, &coreCall{ttl: ttl, caller: sessionCaller(ctx, call.Session, call.Extra)})
 	return res, true, err
-}
-
-// methodNotFound is the spec's -32601 with mcpgen's reason as its message.
-// go-sdk rewords every error that errors.Is its method-not-found error
-// (same code) to "method not found: <method>"; this one only converts to
-// it with errors.As, which is how go-sdk finds the code it sends.
-func methodNotFound(msg string) error {
-	return &keepMessage{&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: msg}}
-}
-
-type keepMessage struct{ e *jsonrpc.Error }
-
-func (k *keepMessage) Error() string { return k.e.Message }
-
-func (k *keepMessage) As(target any) bool {
-	if p, ok := target.(**jsonrpc.Error); ok {
-		*p = k.e
-		return true
-	}
-	return false
 }
 
 // coreCall marks a run created by a core session.
@@ -246,86 +182,37 @@ func (r *rawResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// coreInit adds capabilities.tasks to a 2025-11-25 initialize result.
-type coreInit struct {
-	*mcp.InitializeResult
-	list bool // the store can list tasks
-}
-
-func (i coreInit) MarshalJSON() ([]byte, error) {
-	var m map[string]json.RawMessage
-	b, err := json.Marshal(i.InitializeResult)
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	caps := map[string]json.RawMessage{}
-	if raw, ok := m["capabilities"]; ok {
-		if err := json.Unmarshal(raw, &caps); err != nil {
-			return nil, err
-		}
-	}
+// coreInit adds capabilities.tasks to res, a 2025-11-25 initialize result
+// (sdkpatch.WithCapability: go-sdk's ServerCapabilities has no field for
+// it); list is whether the store can list tasks.
+func coreInit(res *mcp.InitializeResult, list bool) mcp.Result {
 	tasks := `{"cancel":{},"requests":{"tools":{"call":{}}}}`
-	if i.list {
+	if list {
 		tasks = `{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}`
 	}
-	caps["tasks"] = json.RawMessage(tasks)
-	if m["capabilities"], err = json.Marshal(caps); err != nil {
-		return nil, err
-	}
-	return json.Marshal(m)
+	return sdkpatch.WithCapability(res, "tasks", json.RawMessage(tasks))
 }
 
-// coreToolList adds execution.taskSupport to the task tools of a
-// tools/list result.
-type coreToolList struct {
-	*mcp.ListToolsResult
-	support map[string]string // tool name → "optional" or "required"
-}
-
-func (l coreToolList) MarshalJSON() ([]byte, error) {
-	type wire struct {
-		Meta       mcp.Meta          `json:"_meta,omitempty"`
-		Tools      []json.RawMessage `json:"tools"`
-		NextCursor string            `json:"nextCursor,omitempty"`
-	}
-	w := wire{Meta: l.Meta, NextCursor: l.NextCursor, Tools: make([]json.RawMessage, 0, len(l.Tools))}
-	for _, t := range l.Tools {
-		b, err := json.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		if s, ok := l.support[t.Name]; ok && len(b) > 2 && b[len(b)-1] == '}' {
-			b = append(b[:len(b)-1], `,"execution":{"taskSupport":"`+s+`"}}`...)
-		}
-		w.Tools = append(w.Tools, b)
-	}
-	return json.Marshal(w)
-}
-
-// coreToolsList marks the task tools of res.
+// coreToolsList adds execution.taskSupport to the task tools of res, a
+// tools/list result (sdkpatch.WithToolField: go-sdk's Tool has no field
+// for it).
 func (r *Registry) coreToolsList(res mcp.Result) mcp.Result {
 	lr, ok := res.(*mcp.ListToolsResult)
 	if !ok || lr == nil {
 		return res
 	}
-	support := map[string]string{}
+	execution := map[string]json.RawMessage{}
 	for _, t := range lr.Tools {
 		if rt, ok := r.lookup(t.Name); ok {
 			switch rt.task.mode {
 			case taskOptional:
-				support[t.Name] = "optional"
+				execution[t.Name] = json.RawMessage(`{"taskSupport":"optional"}`)
 			case taskRequired:
-				support[t.Name] = "required"
+				execution[t.Name] = json.RawMessage(`{"taskSupport":"required"}`)
 			}
 		}
 	}
-	if len(support) == 0 {
-		return res
-	}
-	return coreToolList{lr, support}
+	return sdkpatch.WithToolField(lr, "execution", execution)
 }
 
 // serveCore answers tasks/get, tasks/result, tasks/list and tasks/cancel for

@@ -99,21 +99,6 @@ func takeListen(ctx context.Context, lr *mcp.SubscriptionsListenRequest) (*liste
 	}), true
 }
 
-// dropMeta removes key from params._meta, if there.
-func dropMeta(params map[string]json.RawMessage, key string) {
-	var meta map[string]json.RawMessage
-	if raw, ok := params["_meta"]; !ok || json.Unmarshal(raw, &meta) != nil || meta == nil {
-		return
-	}
-	if _, ok := meta[key]; !ok {
-		return
-	}
-	delete(meta, key)
-	if b, err := json.Marshal(meta); err == nil {
-		params["_meta"] = b
-	}
-}
-
 // withListen returns r carrying the listen stream of body when body is a
 // subscriptions/listen request naming taskIds, and a func to call once the
 // request has been served. Otherwise it returns r as it is.

@@ -29,8 +29,10 @@ func (r *Registry) serveTasks(s *mcp.Server) {
 			panic("mcptool: " + err.Error()) // only for a standard method name
 		}
 	}
-	// go-sdk decodes the params of these methods; taskMiddleware answers
-	// them (serveExtension, serveCore), for the request's caller.
+	// mcpgen's own tasks/* layer, not a patch: registered through go-sdk's
+	// public AddReceivingCustomMethod so that go-sdk routes the methods and
+	// decodes their params; taskMiddleware answers them (serveExtension,
+	// serveCore), for the request's caller, before these handlers.
 	for _, m := range []string{methodTasksGet, methodTasksUpdate, methodTasksCancel} {
 		must(mcp.AddReceivingCustomMethod(s, m, func(context.Context, *mcp.ServerSession, *taskParams) (*taskAck, error) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: m + " reached no task middleware"}
@@ -68,7 +70,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if ir, ok := res.(*mcp.InitializeResult); ok && err == nil && ir.ProtocolVersion == coreTasksVersion {
 				_, list := r.taskStore().(taskstore.Lister)
-				return coreInit{ir, list}, nil
+				return coreInit(ir, list), nil
 			}
 			return res, err
 		case "tools/list":

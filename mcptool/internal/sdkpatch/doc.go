@@ -2,23 +2,29 @@
 // mishandles something, and nothing else. Each patch names the go-sdk
 // behaviour it depends on, has a test that pins that behaviour (so that a
 // go-sdk upgrade that changes it fails a test, not a user), and says which
-// upstream change would retire it:
+// upstream change would retire it (in its file's comment):
 //
 //   - WithResultType: the resultType of a tools/call result served from
-//     middleware (go-sdk sets it only for its own tools);
+//     middleware (go-sdk sets it only for its own tools;
+//     TestWithResultTypeCopiesEveryField);
 //   - ToolsChanged: notifications/tools/list_changed for tools go-sdk does
-//     not hold (a placeholder tool in and out);
+//     not hold (a placeholder tool in and out; TestToolsChangedNotifies);
 //   - Notify and Unwrap: a notification go-sdk cannot send (the tasks
 //     extension's), wrapped in a progress notification for the stdio
-//     connection to unwrap;
+//     connection to unwrap (TestNotifyThroughProgress);
 //   - CancelledNotification: the cancel go-sdk's stateful HTTP handler does
-//     not do when a call's client goes away.
+//     not do when a call's client goes away
+//     (TestStatefulCallOutlivesItsRequest);
+//   - LiftParam, SetMeta and DropMeta: params go-sdk drops (the 2025-11-25
+//     task of tools/call, the taskIds of subscriptions/listen), carried in
+//     _meta, which it keeps (TestGoSDKDropsWhatTransportsCarry);
+//   - WithCapability and WithToolField: result members go-sdk has no field
+//     for (capabilities.tasks, a tool's execution), added to its JSON
+//     (TestGoSDKLacksResultFields, TestGoSDKSendsMiddlewareResults);
+//   - MethodNotFound and ResponseCode: a -32601 whose message go-sdk would
+//     replace, and a JSON-RPC code for the errors go-sdk sends with code 0
+//     (TestGoSDKErrorWording).
 //
-// TestGoSDKDropsWhatTransportsCarry pins two more, whose code is mcptool's
-// own because it reads mcptool's types: the 2025-11-25 task param of
-// tools/call lifted into _meta (liftTaskParam) and the taskIds of
-// subscriptions/listen handed to the task middleware (tasklisten.go).
-//
-// Everything else mcptool does with go-sdk goes through go-sdk's public API
-// as go-sdk documents it.
+// The patches know nothing of mcptool's types. Everything else mcptool
+// does with go-sdk goes through go-sdk's public API as go-sdk documents it.
 package sdkpatch

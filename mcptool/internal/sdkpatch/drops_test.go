@@ -12,13 +12,15 @@ import (
 // carry beside it in _meta (which go-sdk keeps):
 //
 //   - the 2025-11-25 "task" param of tools/call: go-sdk decodes the params
-//     into CallToolParamsRaw, which has no field for it (mcptool's
-//     liftTaskParam, taskcore.go, moves it into _meta). Retire when go-sdk
-//     serves the 2025-11-25 tasks or keeps unknown params;
+//     into CallToolParamsRaw, which has no field for it (LiftParam moves
+//     it into _meta, called by mcptool's liftTaskParam on both
+//     transports). Retire when go-sdk serves the 2025-11-25 tasks or keeps
+//     unknown params;
 //   - the tasks extension's notifications.taskIds of subscriptions/listen:
 //     go-sdk decodes the filter into NotificationSubscriptions, without it
-//     (tasklisten.go withListen over HTTP, stdio.go attachListen). Retire
-//     when go-sdk serves listens naming taskIds.
+//     (mcptool's tasklisten.go withListen over HTTP; stdio.go attachListen
+//     with SetMeta and DropMeta). Retire when go-sdk serves listens naming
+//     taskIds.
 //
 // When go-sdk starts keeping either, this test fails: the patch can go.
 func TestGoSDKDropsWhatTransportsCarry(t *testing.T) {
