@@ -12,7 +12,8 @@ import (
 // response is written; its id is free again as soon as the response is
 // being written, since the client may reuse it once it has read it. A call whose id is already in flight is answered
 // here with -32600 naming the id, logged, and not passed on: go-sdk would
-// drop it without an answer. It reports whether req was refused.
+// drop it without an answer (pinned by sdkpatch's
+// TestGoSDKDropsDuplicateCallID). It reports whether req was refused.
 func (c *stdioConn) inFlight(req *jsonrpc.Request) (refused bool) {
 	c.mu.Lock()
 	dup := c.pending[req.ID] > c.answering[req.ID]

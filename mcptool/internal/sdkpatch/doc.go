@@ -25,6 +25,10 @@
 //     replace, and a JSON-RPC code for the errors go-sdk sends with code 0
 //     (TestGoSDKErrorWording).
 //
+// TestGoSDKDropsDuplicateCallID pins one more, whose code is the stdio
+// transport's own bookkeeping of the calls in flight (mcptool's
+// stdiorefuse.go): go-sdk drops a call whose id is in flight unanswered.
+//
 // The patches know nothing of mcptool's types. Everything else mcptool
 // does with go-sdk goes through go-sdk's public API as go-sdk documents it.
 package sdkpatch
