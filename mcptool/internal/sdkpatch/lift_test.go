@@ -90,3 +90,19 @@ func TestSetMetaDropMeta(t *testing.T) {
 		t.Errorf("SetMeta on a string _meta: %s", bad["_meta"])
 	}
 }
+
+func BenchmarkLiftParam(b *testing.B) {
+	for _, bc := range []struct{ name, msg string }{
+		{"without", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"_meta":{"progressToken":7}}}`},
+		{"with", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"task":{"ttl":60000}}}`},
+	} {
+		msg := []byte(bc.msg)
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(msg)))
+			for b.Loop() {
+				LiftParam(msg, "tools/call", "task", "io.mcpgen/task-param")
+			}
+		})
+	}
+}
