@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -81,6 +83,9 @@ func TestHTTPBodiesMemory(t *testing.T) {
 			for range clients {
 				wg.Go(func() {
 					code, body := memoryPost(t, url, tc.body)
+					if code == 0 {
+						t.Logf("no answer: %s", body)
+					}
 					if code == http.StatusOK && tc.ok {
 						assert.Contains(t, body, `"structuredContent":{"result":1}`)
 					}
@@ -95,7 +100,11 @@ func TestHTTPBodiesMemory(t *testing.T) {
 				tc.name, clients, len(tc.body)>>10, time.Since(start).Round(time.Millisecond), codes, before>>20, growth>>20)
 			assert.Less(t, growth, int64(256<<20), "peak RSS growth")
 			served += codes[http.StatusOK]
-			assert.Equal(t, clients, codes[http.StatusOK]+codes[http.StatusServiceUnavailable], "each is served or refused as busy: %v", codes)
+			// A body refused before it was read closes its connection: on a
+			// busy machine the close can reach the client before the 503 it
+			// has not read yet (cutOff).
+			assert.Equal(t, clients, codes[http.StatusOK]+codes[http.StatusServiceUnavailable]+codes[cutOff],
+				"each is served or refused as busy: %v", codes)
 		})
 	}
 }
@@ -128,8 +137,15 @@ func startMemoryServer(t *testing.T, bin string) (url string, pid int) {
 	return url, cmd.Process.Pid
 }
 
+// cutOff is memoryPost's code for a request whose connection the server
+// closed before the client read an answer.
+const cutOff = -1
+
+// memoryPost sends body and returns the status code and the answer: code
+// 0 and the error when there is none, cutOff when the server closed the
+// connection first.
 func memoryPost(t *testing.T, url string, body []byte) (int, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	require.NoError(t, err)
@@ -139,11 +155,17 @@ func memoryPost(t *testing.T, url string, body []byte) (int, string) {
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", "size")
 	resp, err := http.DefaultClient.Do(req)
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return cutOff, err.Error()
+	}
 	if err != nil {
 		return 0, err.Error()
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err.Error()
+	}
 	return resp.StatusCode, string(b)
 }
 
