@@ -66,10 +66,10 @@ func authServer(t *testing.T, regOpts ...mcptool.RegistryOption) (*httptest.Serv
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource:             hs.URL + "/mcp",
 		AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	return hs, &audit
 }
 
@@ -276,9 +276,9 @@ func TestAuthTaskOwner(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
 	ada := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer reader"}}
 	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer writer"}}

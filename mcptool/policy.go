@@ -62,7 +62,7 @@ func RateLimit(r float64, burst int) Option {
 
 // SessionRateLimit limits calls of the tool to r per second with bursts of
 // burst for each client session, or for each principal when calls carry a
-// verified token ([Authorization]), across its sessions (without either,
+// verified token ([HTTPOptions.TokenVerifier]), across its sessions (without either,
 // as on anonymous stateless HTTP, only [RateLimit] applies). Tag form:
 // `mcp:"sessionRate=2/s,sessionBurst=2"`. Default: none.
 func SessionRateLimit(r float64, burst int) Option {
@@ -77,7 +77,7 @@ func MaxConcurrency(n int) Option {
 }
 
 // CallerConcurrency caps the calls of the tool running at once for each
-// caller: each principal with a verified token ([Authorization],
+// caller: each principal with a verified token ([HTTPOptions.TokenVerifier],
 // [Authenticated]), else each session; a call over the cap gets an isError
 // result asking to retry. Calls with neither are held only by
 // [MaxConcurrency]. Through adapters/redis the cap holds across replicas.

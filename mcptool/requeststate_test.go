@@ -328,9 +328,9 @@ func TestRequestStateIsItsCallers(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	client := func(token string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
 			MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
