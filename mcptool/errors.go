@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Code classifies an [*Error].
@@ -82,16 +80,6 @@ func CodeOf(err error) Code {
 	}
 	return 0
 }
-
-type (
-	// DefinitionError names the Go type, field and tag that keep a function
-	// from becoming a tool. Registration errors wrap it.
-	DefinitionError = mcpreflect.DefinitionError
-	// ArgumentsError lists every violation of a call's arguments.
-	ArgumentsError = mcpreflect.ArgumentsError
-	// Violation is one argument path and the rule it broke.
-	Violation = mcpreflect.Violation
-)
 
 // userError is an error whose text is meant for the model.
 type userError struct{ err error }
