@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -50,8 +51,8 @@ type registryConfig struct {
 	audit         *slog.Logger
 	auditArgs     bool
 	cache         *mcpreflect.Cache
-	limiter       Limiter
-	spent         SpentStore
+	limiter       cluster.Limiter
+	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
 	listAll       bool // ListAllTools (auth.go)

@@ -83,6 +83,7 @@ func imports(file string) map[string]string {
 		"mcptest":     "github.com/mcpgen/mcpgen/mcptool/mcptest",
 		"safety":      "github.com/mcpgen/mcpgen/mcptool/safety",
 		"taskstore":   "github.com/mcpgen/mcpgen/mcptool/taskstore",
+		"cluster":     "github.com/mcpgen/mcpgen/mcptool/cluster",
 		"mcpreflect":  "github.com/mcpgen/mcpgen/reflect",
 		"annotations": "github.com/mcpgen/mcpgen/annotations",
 		"mcpredis":    "github.com/mcpgen/mcpgen/adapters/redis",
