@@ -13,7 +13,6 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -88,7 +87,7 @@ func Caller(ctx context.Context) (p Principal, ok bool) {
 // from its environment (the MCP authorization specification leaves stdio
 // to it). Serve with it — srv.Run(mcptool.Authenticated(ctx, ti), transport)
 // — and tools/list shows only the tools ti's scopes allow, a call of
-// another is the JSON-RPC error [CodeInsufficientScope] naming the missing
+// another is the error [CodeInsufficientScope] (JSON-RPC -32403) naming the missing
 // scopes, and [Caller] returns ti's principal. A request's own verified
 // token (HTTP with [HTTPOptions.TokenVerifier]) wins over it.
 func Authenticated(ctx context.Context, ti *auth.TokenInfo) context.Context {
@@ -117,10 +116,6 @@ func subjectOf(ti *auth.TokenInfo) string {
 // tokenInfo is the call's verified token, or nil.
 func (cs *callState) tokenInfo() *auth.TokenInfo { return cs.ti }
 
-// CodeInsufficientScope is the JSON-RPC error code of a call whose token
-// lacks scopes its tool needs (over HTTP the request gets 403 first).
-const CodeInsufficientScope = -32403
-
 // authorize is the call path's authorization step: a call with a verified
 // token must carry every scope of its tool.
 func authorize(cs *callState) (outcome, bool) {
@@ -136,9 +131,10 @@ func authorize(cs *callState) (outcome, bool) {
 	if len(missing) == 0 {
 		return outcome{}, true
 	}
-	return outcome{kind: outProtocol, reason: "forbidden", err: &jsonrpc.Error{
-		Code:    CodeInsufficientScope,
-		Message: fmt.Sprintf("insufficient scope: tool %s needs the scopes %s; the token lacks %s", cs.tool.name, strings.Join(need, " "), strings.Join(missing, " ")),
+	return outcome{kind: outProtocol, reason: "forbidden", err: &Error{
+		Code: CodeInsufficientScope,
+		Tool: cs.tool.name,
+		Err:  fmt.Errorf("needs the scopes %s; the token lacks %s", strings.Join(need, " "), strings.Join(missing, " ")),
 	}}, false
 }
 
