@@ -72,7 +72,7 @@ func ExampleHTTPOptions_stateless() {
 	_ = reg.Add("confirm", func(ctx context.Context) (string, error) {
 		_, err := mcptool.Elicit(ctx, "ok", &mcp.ElicitParams{Message: "Go ahead?"})
 		return fmt.Sprintf("session id: %v, can elicit: %v",
-			mcptool.Session(ctx).ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
+			mcptool.Request(ctx).Session.ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))

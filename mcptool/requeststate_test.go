@@ -193,7 +193,7 @@ func TestRequestStateReplayedSampleAsksAgain(t *testing.T) {
 			return "", err
 		}
 		runs.Add(1)
-		return mcptool.SampleText(r), nil
+		return sampleText(r), nil
 	}, mcptool.Description("Summarizes.")))
 	cs := manualClient(t, reg)
 	first, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarize"})

@@ -50,7 +50,7 @@ func planRegistry(opts ...mcptool.Option) *mcptool.Registry {
 		return Plan{
 			City:  in.City,
 			Ok:    out["ok"].(*mcp.ElicitResult).Action == "accept",
-			Tip:   mcptool.SampleText(out["tip"].(*mcp.CreateMessageWithToolsResult)),
+			Tip:   out["tip"].(*mcp.CreateMessageWithToolsResult).Content[0].(*mcp.TextContent).Text,
 			Roots: len(out["roots"].(*mcp.ListRootsResult).Roots),
 		}, nil
 	}, append([]mcptool.Option{mcptool.Description("Plans a trip to a city.")}, opts...)...)

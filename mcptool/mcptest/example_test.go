@@ -124,7 +124,7 @@ func ExampleSample() {
 		if err != nil {
 			return "", err
 		}
-		return "title: " + mcptool.SampleText(res), nil
+		return "title: " + res.Content[0].(*mcp.TextContent).Text, nil
 	}, mcptool.Description("Suggests a title."))
 	t := &recorder{print: true}
 	defer t.finish()
