@@ -2,7 +2,7 @@ package bench
 
 // BenchmarkAuth: what verifying a bearer token adds to an end-to-end HTTP
 // call (2026-07-28, stateless): mcpgen's handler without authorization, and
-// with mcptool.Authorization verifying an RS256 JWT through mcpoauth
+// with mcptool.HTTPOptions.TokenVerifier verifying an RS256 JWT through mcpoauth
 // (adapters/oauth) against a loopback issuer. After the first call the
 // token's verification is cached until it expires, so each call costs a
 // SHA-256 of the token and a map lookup; the target is at most 5%.
@@ -41,7 +41,7 @@ func connectAuth(tb testing.TB, iss *oauthtest.Issuer) *mcp.ClientSession {
 	ts.Start()
 	tb.Cleanup(ts.Close)
 	resource := ts.URL + "/mcp"
-	var opts []mcptool.HTTPOption
+	opts := &mcptool.HTTPOptions{}
 	hc := ts.Client()
 	if iss != nil {
 		v, err := mcpoauth.New(context.Background(), &mcpoauth.Options{Issuer: iss.URL, Audience: resource})
@@ -49,7 +49,8 @@ func connectAuth(tb testing.TB, iss *oauthtest.Issuer) *mcp.ClientSession {
 			tb.Fatal(err)
 		}
 		tb.Cleanup(func() { _ = v.Close() })
-		opts = append(opts, mcptool.Authorization(v.Verify, &oauthex.ProtectedResourceMetadata{Resource: resource, AuthorizationServers: []string{iss.URL}}))
+		opts.TokenVerifier = v.Verify
+		opts.ResourceMetadata = &oauthex.ProtectedResourceMetadata{Resource: resource, AuthorizationServers: []string{iss.URL}}
 		tok, err := iss.Token(oauthtest.Claims{"sub": "bench", "aud": resource, "scope": "search"}, "")
 		if err != nil {
 			tb.Fatal(err)
@@ -57,7 +58,7 @@ func connectAuth(tb testing.TB, iss *oauthtest.Issuer) *mcp.ClientSession {
 		hc = &http.Client{Transport: bearerTransport{tok, ts.Client().Transport}}
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcptool.NewHTTPHandler(mcpgenServer(), opts...))
+	mux.Handle("/mcp", mcptool.NewHTTPHandler(mcpgenServer(), opts))
 	ts.Config.Handler = mux
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint: resource, HTTPClient: hc, DisableStandaloneSSE: true,

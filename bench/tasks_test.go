@@ -84,7 +84,7 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		tb.Cleanup(func() { ss.Close() })
 		ct = c
 	default:
-		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv))
+		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
 		tb.Cleanup(ts.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}
 	}

@@ -51,7 +51,7 @@ func wireSession(tb testing.TB, transport string) roundTrip {
 			return line
 		}
 	}
-	ts := httptest.NewServer(mcptool.NewHTTPHandler(srv))
+	ts := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
 	tb.Cleanup(ts.Close)
 	client := ts.Client()
 	return func(method, name, body string) []byte {

@@ -3,6 +3,8 @@ package mcptool
 import (
 	"context"
 	"reflect"
+
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Add registers fn as the tool name, like [Registry.Add], with the function's
@@ -14,7 +16,7 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 		return r.Add(name, fn, opts...)
 	}
 	if reflect.TypeFor[Out]() == reflect.TypeFor[error]() {
-		return &Error{Code: CodeInvalidDefinition, Tool: name, Err: &DefinitionError{Type: reflect.TypeOf(fn).String(), Msg: "the first result must not be error: want func(ctx, In) (Out, error)"}}
+		return &Error{Code: CodeInvalidDefinition, Tool: name, Err: &mcpreflect.DefinitionError{Type: reflect.TypeOf(fn).String(), Msg: "the first result must not be error: want func(ctx, In) (Out, error)"}}
 	}
 	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 type genArgs struct {
@@ -130,7 +131,7 @@ func TestGenericAddRejects(t *testing.T) {
 
 	err := mcptool.Add[In, string](r, "nil_fn", nil)
 	assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
-	var de *mcptool.DefinitionError
+	var de *mcpreflect.DefinitionError
 	require.ErrorAs(t, err, &de)
 	assert.Contains(t, err.Error(), "nil function")
 
@@ -167,7 +168,7 @@ func TestGenericAddRejects(t *testing.T) {
 			err := tt.add()
 			require.Error(t, err)
 			assert.Equal(t, mcptool.CodeInvalidDefinition, mcptool.CodeOf(err))
-			var de *mcptool.DefinitionError
+			var de *mcpreflect.DefinitionError
 			assert.ErrorAs(t, err, &de)
 			assert.Contains(t, err.Error(), tt.msgPart)
 		})

@@ -191,7 +191,9 @@ func (d declSet) check(s string) string {
 	if externalPackages[head] {
 		return ""
 	}
-	if names, isPkg := d.packages[head]; isPkg && len(rest) > 0 && !d.isType(head) {
+	// A package whose name is also a type somewhere (examples/cluster has a
+	// type cluster): the package wins when it defines the name.
+	if names, isPkg := d.packages[head]; isPkg && len(rest) > 0 && (!d.isType(head) || names[rest[0]]) {
 		if !names[rest[0]] {
 			return "package " + head + " defines no " + rest[0]
 		}

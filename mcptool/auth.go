@@ -13,7 +13,6 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
@@ -23,7 +22,7 @@ import (
 // Authorization: an MCP server over HTTP as an OAuth 2.1 resource server.
 // The pieces, in the order a request meets them:
 //
-//	HTTP      Authorization (an HTTPOption): RFC 9728 metadata; 401 without a
+//	HTTP      HTTPOptions.TokenVerifier: RFC 9728 metadata; 401 without a
 //	          valid token; 403 insufficient_scope for a tools/call whose tool
 //	          needs scopes the token lacks (authHTTP below)
 //	list      tools/list shows a caller only the tools its token may call
@@ -44,7 +43,7 @@ import (
 // option replaces it, and Scopes() with none says the tool needs none. Each
 // scope must be a scope-token of RFC 6749 §3.3 (printable ASCII without
 // spaces, '"' or '\'). Scopes are checked only for calls that carry a
-// verified token: over HTTP, see [Authorization]. Default: none.
+// verified token: over HTTP, see [HTTPOptions.TokenVerifier]. Default: none.
 func Scopes(scopes ...string) SharedOption {
 	s := append([]string{}, scopes...) // non-nil: Scopes() says none
 	return policyOption(func(p *annotations.Policy) { p.Scopes = slices.Clone(s) })
@@ -88,9 +87,9 @@ func Caller(ctx context.Context) (p Principal, ok bool) {
 // from its environment (the MCP authorization specification leaves stdio
 // to it). Serve with it — srv.Run(mcptool.Authenticated(ctx, ti), transport)
 // — and tools/list shows only the tools ti's scopes allow, a call of
-// another is the JSON-RPC error [CodeInsufficientScope] naming the missing
+// another is the error [CodeInsufficientScope] (JSON-RPC -32403) naming the missing
 // scopes, and [Caller] returns ti's principal. A request's own verified
-// token (HTTP with [Authorization]) wins over it.
+// token (HTTP with [HTTPOptions.TokenVerifier]) wins over it.
 func Authenticated(ctx context.Context, ti *auth.TokenInfo) context.Context {
 	return context.WithValue(ctx, authenticatedKey{}, ti)
 }
@@ -117,10 +116,6 @@ func subjectOf(ti *auth.TokenInfo) string {
 // tokenInfo is the call's verified token, or nil.
 func (cs *callState) tokenInfo() *auth.TokenInfo { return cs.ti }
 
-// CodeInsufficientScope is the JSON-RPC error code of a call whose token
-// lacks scopes its tool needs (over HTTP the request gets 403 first).
-const CodeInsufficientScope = -32403
-
 // authorize is the call path's authorization step: a call with a verified
 // token must carry every scope of its tool.
 func authorize(cs *callState) (outcome, bool) {
@@ -136,9 +131,10 @@ func authorize(cs *callState) (outcome, bool) {
 	if len(missing) == 0 {
 		return outcome{}, true
 	}
-	return outcome{kind: outProtocol, reason: "forbidden", err: &jsonrpc.Error{
-		Code:    CodeInsufficientScope,
-		Message: fmt.Sprintf("insufficient scope: tool %s needs the scopes %s; the token lacks %s", cs.tool.name, strings.Join(need, " "), strings.Join(missing, " ")),
+	return outcome{kind: outProtocol, reason: "forbidden", err: &Error{
+		Code: CodeInsufficientScope,
+		Tool: cs.tool.name,
+		Err:  fmt.Errorf("needs the scopes %s; the token lacks %s", strings.Join(need, " "), strings.Join(missing, " ")),
 	}}, false
 }
 
@@ -159,38 +155,7 @@ func mayCall(t *tool, ti *auth.TokenInfo) bool {
 	return ti == nil || len(missingScopes(t.pol.scopes, ti.Scopes)) == 0
 }
 
-// Authorization makes the handler an OAuth 2.1 resource server, as the MCP
-// authorization specification says:
-//
-//   - it serves meta, its RFC 9728 protected resource metadata, at
-//     /.well-known/oauth-protected-resource followed by the path of
-//     meta.Resource (and without it), to any origin; route those paths to
-//     the handler when it is not mounted at "/";
-//   - a request without a bearer token, or whose token verify refuses, gets
-//     401 with WWW-Authenticate: Bearer resource_metadata="…" (and
-//     error="invalid_token" for a refused token);
-//   - a tools/call whose tool needs scopes the token lacks gets 403 with
-//     WWW-Authenticate: Bearer error="insufficient_scope", scope="…" naming
-//     the tool's scopes, so the client can ask for them (step-up);
-//   - tools/list shows each caller only the tools it may call
-//     ([ListAllTools]), a task is seen only by the subject who created it,
-//     and tools learn who calls them from [Caller].
-//
-// verify has go-sdk's auth.TokenVerifier shape; mcpoauth (adapters/oauth)
-// verifies JWTs against an issuer's JWKS. It must return an error wrapping
-// auth.ErrInvalidToken for a token it refuses (another error is 503), and
-// a TokenInfo with the subject (UserID), the scopes and the expiry.
-//
-// meta.Resource (this server's URL, the audience its tokens must name) and
-// meta.AuthorizationServers are required, else the handler is
-// misconfigured (see [NewHTTPHandler]: every request gets 500). Left
-// empty, ScopesSupported lists the scopes of the registry's tools and
-// BearerMethodsSupported is ["header"].
-func Authorization(verify auth.TokenVerifier, meta *oauthex.ProtectedResourceMetadata) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.auth = &authConfig{verify: verify, meta: meta} })
-}
-
-// authConfig is what Authorization configures.
+// authConfig is what HTTPOptions.TokenVerifier and ResourceMetadata configure.
 type authConfig struct {
 	verify auth.TokenVerifier
 	meta   *oauthex.ProtectedResourceMetadata
@@ -213,14 +178,14 @@ type verifiedKey struct{}
 // a misconfigured handler.
 func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHTTP, error) {
 	if cfg.verify == nil || cfg.meta == nil {
-		return nil, errors.New("Authorization needs a verifier and the resource's metadata")
+		return nil, errors.New("authorization needs both TokenVerifier and ResourceMetadata")
 	}
 	u, err := url.Parse(cfg.meta.Resource)
 	if err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" {
-		return nil, fmt.Errorf("Authorization: the metadata's Resource %q must be an absolute URL without a fragment (RFC 8707)", cfg.meta.Resource)
+		return nil, fmt.Errorf("ResourceMetadata: its Resource %q must be an absolute URL without a fragment (RFC 8707)", cfg.meta.Resource)
 	}
 	if len(cfg.meta.AuthorizationServers) == 0 {
-		return nil, errors.New("Authorization: the metadata must name at least one authorization server")
+		return nil, errors.New("ResourceMetadata: it must name at least one authorization server")
 	}
 	a := &authHTTP{cfg: *cfg, srv: srv, reg: registryOf(srv), logger: logger}
 	path := strings.TrimRight(u.EscapedPath(), "/")

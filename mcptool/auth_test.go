@@ -66,10 +66,10 @@ func authServer(t *testing.T, regOpts ...mcptool.RegistryOption) (*httptest.Serv
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource:             hs.URL + "/mcp",
 		AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	return hs, &audit
 }
 
@@ -254,11 +254,22 @@ func TestAuthCallPathChecksScopes(t *testing.T) {
 	err := call("reader")
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
-	assert.Equal(t, int64(mcptool.CodeInsufficientScope), je.Code)
+	assert.Equal(t, int64(-32403), je.Code)
 	assert.Equal(t, "insufficient scope: tool write needs the scopes notes:read notes:write notes:admin; the token lacks notes:write notes:admin", je.Message)
 	assert.False(t, ran)
 	assert.Contains(t, audit.String(), `"outcome":"forbidden"`)
 	assert.Contains(t, audit.String(), `"subject":"ada"`)
+
+	// A direct call under Authenticated: an *Error of CodeInsufficientScope,
+	// whose JSON-RPC form is what the wire carries.
+	_, err = reg.Call(mcptool.Authenticated(t.Context(), testTokens["reader"]), "write", nil)
+	require.Error(t, err)
+	assert.Equal(t, mcptool.CodeInsufficientScope, mcptool.CodeOf(err))
+	assert.Equal(t, "insufficient_scope", mcptool.CodeOf(err).String())
+	var e *mcptool.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, &jsonrpc.Error{Code: -32403, Message: "insufficient scope: tool write needs the scopes notes:read notes:write notes:admin; the token lacks notes:write notes:admin"}, e.JSONRPC())
+	assert.False(t, ran)
 
 	// Without a verified token (authorization off), scopes are not checked.
 	_, err = reg.Call(t.Context(), "write", nil)
@@ -276,9 +287,9 @@ func TestAuthTaskOwner(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
 	ada := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer reader"}}
 	bob := &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer writer"}}
@@ -309,7 +320,10 @@ func TestAuthStdio(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(mcptool.Authenticated(t.Context(), testTokens["reader"]))
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: outW}) }()
+	var wire syncBuffer // what the server writes
+	go func() {
+		done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: io.MultiWriter(outW, &wire)})
+	}()
 	t.Cleanup(func() { cancel(); inW.Close(); <-done })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	require.NoError(t, err)
@@ -324,7 +338,9 @@ func TestAuthStdio(t *testing.T) {
 	assert.Contains(t, err.Error(), "insufficient scope: tool write needs the scopes notes:read notes:write; the token lacks notes:write")
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
-	assert.EqualValues(t, mcptool.CodeInsufficientScope, je.Code)
+	assert.EqualValues(t, -32403, je.Code)
+	assert.Contains(t, wire.String(), `"error":{"code":-32403,"message":"insufficient scope: tool write needs the scopes notes:read notes:write; the token lacks notes:write"}}`,
+		"the error on the wire, byte for byte")
 }
 
 // callerConcurrency caps each principal's calls running at once, not

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
@@ -225,7 +226,7 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 // argumentsOutcome turns a decode error into an isError result, or a
 // protocol error for malformed JSON.
 func argumentsOutcome(name string, err error) outcome {
-	var ae *ArgumentsError
+	var ae *mcpreflect.ArgumentsError
 	if !errors.As(err, &ae) {
 		return outcome{kind: outProtocol, err: &Error{Code: CodeMalformedArguments, Tool: name, Err: err}}
 	}

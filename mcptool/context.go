@@ -59,22 +59,17 @@ func stateFrom(ctx context.Context) *callState {
 	return cs
 }
 
-// Request returns the MCP request of the tool call ctx belongs to, or nil
-// when the tool was called directly through [Registry.Call]. Use it for
-// per-request data: the HTTP headers and token info in Extra, the client's
-// capabilities, the protocol version.
+// Request returns the MCP request of the tool call ctx belongs to. Use it
+// for per-request data: the HTTP headers and token info in Extra, the
+// client's capabilities, the protocol version, and the go-sdk session
+// (Session), which lives as long as the client's connection on stdio, in
+// memory and on 2025-era HTTP sessions. It is nil when the tool was called
+// directly through [Registry.Call], and when an adapter serves a 2025-era
+// call (adapters/mcpgo: mcp-go's own request is mcpgo.Request); the
+// Session of a request an adapter made is nil.
 func Request(ctx context.Context) *mcp.CallToolRequest {
 	if cs := stateFrom(ctx); cs != nil {
 		return cs.req
-	}
-	return nil
-}
-
-// Session returns the client session of the tool call ctx belongs to, or nil
-// outside an MCP server.
-func Session(ctx context.Context) *mcp.ServerSession {
-	if req := Request(ctx); req != nil {
-		return req.Session
 	}
 	return nil
 }

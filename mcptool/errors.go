@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Code classifies an [*Error].
@@ -23,6 +21,10 @@ const (
 	CodeDuplicate
 	// CodeInvalidDefinition: a function, type or tag cannot become a tool.
 	CodeInvalidDefinition
+	// CodeInsufficientScope: the call's verified token lacks scopes its
+	// tool needs (see [Scopes]); JSON-RPC error -32403 on the wire (over
+	// HTTP the request gets 403 first).
+	CodeInsufficientScope
 )
 
 func (c Code) String() string {
@@ -37,6 +39,8 @@ func (c Code) String() string {
 		return "duplicate"
 	case CodeInvalidDefinition:
 		return "invalid_definition"
+	case CodeInsufficientScope:
+		return "insufficient_scope"
 	}
 	return fmt.Sprintf("code(%d)", int(c))
 }
@@ -58,9 +62,17 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// jsonrpcInsufficientScope is the JSON-RPC error code of
+// [CodeInsufficientScope].
+const jsonrpcInsufficientScope = -32403
+
 // JSONRPC returns the error as a JSON-RPC error: invalid params (-32602) for
-// an unknown tool or malformed arguments, as the MCP specification asks.
+// an unknown tool or malformed arguments, as the MCP specification asks;
+// -32403 for [CodeInsufficientScope].
 func (e *Error) JSONRPC() *jsonrpc.Error {
+	if e.Code == CodeInsufficientScope {
+		return &jsonrpc.Error{Code: jsonrpcInsufficientScope, Message: e.publicMessage()}
+	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: e.publicMessage()}
 }
 
@@ -70,6 +82,8 @@ func (e *Error) publicMessage() string {
 		return fmt.Sprintf("unknown tool %q", e.Tool)
 	case CodeMalformedArguments:
 		return fmt.Sprintf("tool %q: %v", e.Tool, e.Err)
+	case CodeInsufficientScope:
+		return fmt.Sprintf("insufficient scope: tool %s %v", e.Tool, e.Err)
 	}
 	return e.Error()
 }
@@ -82,16 +96,6 @@ func CodeOf(err error) Code {
 	}
 	return 0
 }
-
-type (
-	// DefinitionError names the Go type, field and tag that keep a function
-	// from becoming a tool. Registration errors wrap it.
-	DefinitionError = mcpreflect.DefinitionError
-	// ArgumentsError lists every violation of a call's arguments.
-	ArgumentsError = mcpreflect.ArgumentsError
-	// Violation is one argument path and the rule it broke.
-	Violation = mcpreflect.Violation
-)
 
 // userError is an error whose text is meant for the model.
 type userError struct{ err error }

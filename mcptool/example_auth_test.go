@@ -24,7 +24,7 @@ type SearchNotes struct {
 // A server whose tools need scopes: without a token a client gets 401 and
 // the address of the metadata, which names the authorization server and
 // the scopes; a token without a tool's scopes gets 403 naming them.
-func ExampleAuthorization() {
+func ExampleHTTPOptions_authorization() {
 	reg := mcptool.NewRegistry()
 	_ = mcptool.Add(reg, "search_notes", func(ctx context.Context, in SearchNotes) (string, error) {
 		p, _ := mcptool.Caller(ctx) // the verified principal
@@ -42,11 +42,10 @@ func ExampleAuthorization() {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	defer hs.Close()
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil),
-		mcptool.Authorization(verify, &oauthex.ProtectedResourceMetadata{
-			Resource:             hs.URL,
-			AuthorizationServers: []string{"https://auth.example.com"},
-		}))
+	hs.Config.Handler = mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{TokenVerifier: verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+		Resource:             hs.URL,
+		AuthorizationServers: []string{"https://auth.example.com"},
+	}})
 
 	post := func(token, body string) {
 		req, _ := http.NewRequest("POST", hs.URL, strings.NewReader(body))

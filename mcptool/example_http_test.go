@@ -42,16 +42,16 @@ func exampleHTTPConnect(url string, copts *mcp.ClientOptions) (*mcp.ClientSessio
 	return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServe2025})
 }
 
-// Options for the HTTP handler compose like the registry's: a library's
-// defaults first, the deployment's after them; of two that set the same
-// thing, the later wins.
-func ExampleHTTPOption() {
-	defaults := []mcptool.HTTPOption{mcptool.MaxRequestBodyBytes(1 << 20), mcptool.BodyReadTimeout(time.Minute)}
-	deployment := []mcptool.HTTPOption{mcptool.MaxRequestBodyBytes(1 << 10)} // say, from a flag
+// The HTTP handler's options are one struct, as go-sdk's own handler's
+// are: a library's defaults first, the deployment's set on them; a field
+// left zero keeps the handler's default.
+func ExampleHTTPOptions() {
+	opts := &mcptool.HTTPOptions{MaxRequestBodyBytes: 1 << 20, BodyReadTimeout: time.Minute}
+	opts.MaxRequestBodyBytes = 1 << 10 // the deployment's, say from a flag
 
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, append(defaults, deployment...)...))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, opts))
 	defer hs.Close()
 
 	for _, size := range []int{512, 2 << 10} {
@@ -67,15 +67,15 @@ func ExampleHTTPOption() {
 // clients always are: any replica can answer any request, but the server can
 // no longer send requests to a 2025-era client, so Elicit, Sample, ListRoots
 // and Ask return ErrInputUnsupported to them.
-func ExampleStateless() {
+func ExampleHTTPOptions_stateless() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("confirm", func(ctx context.Context) (string, error) {
 		_, err := mcptool.Elicit(ctx, "ok", &mcp.ElicitParams{Message: "Go ahead?"})
 		return fmt.Sprintf("session id: %v, can elicit: %v",
-			mcptool.Session(ctx).ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
+			mcptool.Request(ctx).Session.ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.Stateless()))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -98,10 +98,10 @@ func ExampleStateless() {
 // cross-origin, say a web app on another host; other cross-origin browser
 // requests get 403 Forbidden. Non-browser clients, which send no Origin or
 // Sec-Fetch-Site header, are not affected.
-func ExampleTrustedOrigins() {
+func ExampleHTTPOptions_trustedOrigins() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.TrustedOrigins("https://app.example.com")))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TrustedOrigins: []string{"https://app.example.com"}}))
 	defer hs.Close()
 
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -116,11 +116,11 @@ func ExampleTrustedOrigins() {
 
 // SessionTimeout closes 2025-era sessions left idle; their clients must
 // initialize again.
-func ExampleSessionTimeout() {
+func ExampleHTTPOptions_sessionTimeout() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(context.Context) (string, error) { return "hello", nil })
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.SessionTimeout(500*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{SessionTimeout: 500 * time.Millisecond}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -142,11 +142,11 @@ func ExampleSessionTimeout() {
 
 // MaxSessions caps the 2025-era sessions kept at once: opening one more
 // closes the session idle longest, whose client must initialize again.
-func ExampleMaxSessions() {
+func ExampleHTTPOptions_maxSessions() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(context.Context) (string, error) { return "hello", nil })
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(1)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: 1}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -190,7 +190,7 @@ func (s *exampleCountingEvents) Append(ctx context.Context, sessionID, streamID 
 
 // EventStore keeps the events of 2025-era streams, so a client that lost its
 // stream resumes it with Last-Event-ID; replicas share one.
-func ExampleEventStore() {
+func ExampleHTTPOptions_eventStore() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("count", func(ctx context.Context) (string, error) {
 		for i := range 3 {
@@ -200,7 +200,7 @@ func ExampleEventStore() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 	events := &exampleCountingEvents{EventStore: mcp.NewMemoryEventStore(nil)}
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.EventStore(events)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{EventStore: events}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -219,10 +219,10 @@ func ExampleEventStore() {
 
 // MaxRequestBodyBytes bounds one request body: a larger one gets 413 before
 // anything reads it.
-func ExampleMaxRequestBodyBytes() {
+func ExampleHTTPOptions_maxRequestBodyBytes() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxRequestBodyBytes(64<<10)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxRequestBodyBytes: 64 << 10}))
 	defer hs.Close()
 
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -236,7 +236,7 @@ func ExampleMaxRequestBodyBytes() {
 // MaxBodyBytesInFlight bounds the large request bodies served at once: while
 // one 80 KiB call runs, another waits for room up to BodyReadTimeout and then
 // gets 503 with Retry-After. Small bodies are not counted.
-func ExampleMaxBodyBytesInFlight() {
+func ExampleHTTPOptions_maxBodyBytesInFlight() {
 	reg := mcptool.NewRegistry()
 	started, release := make(chan struct{}, 1), make(chan struct{})
 	_ = reg.Add("hold", func(ctx context.Context, in struct {
@@ -247,8 +247,7 @@ func ExampleMaxBodyBytesInFlight() {
 		return "held", nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv,
-		mcptool.Stateless(), mcptool.MaxBodyBytesInFlight(100<<10), mcptool.BodyReadTimeout(300*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true, MaxBodyBytesInFlight: 100 << 10, BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{"pad":"` + strings.Repeat("x", 80<<10) + `"}}}`
@@ -267,10 +266,10 @@ func ExampleMaxBodyBytesInFlight() {
 
 // BodyReadTimeout bounds how long a request body may take to arrive: a
 // client that sends its headers and then trickles the body gets 408.
-func ExampleBodyReadTimeout() {
+func ExampleHTTPOptions_bodyReadTimeout() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.BodyReadTimeout(100*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{BodyReadTimeout: 100 * time.Millisecond}))
 	defer hs.Close()
 
 	conn, err := net.Dial("tcp", hs.Listener.Addr().String())

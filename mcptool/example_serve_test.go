@@ -203,20 +203,22 @@ func ExampleRequest() {
 	// called directly
 }
 
-// Session returns the go-sdk session of the call, nil when the tool is called
-// directly. On stdio, in memory and 2025-era HTTP sessions it lives as long as
-// the client's connection, so it can key per-client state, as here. (On the
-// stateless 2026-07-28 HTTP wire every request gets a throw-away session: key
-// such state on something the client sends, such as a header or its token.)
-func ExampleSession() {
+// The request's Session is the go-sdk session of the call; there is no
+// request when the tool is called directly. On stdio, in memory and 2025-era
+// HTTP sessions the session lives as long as the client's connection, so it
+// can key per-client state, as here. (On the stateless 2026-07-28 HTTP wire
+// every request gets a throw-away session: key such state on something the
+// client sends, such as a header or its token.)
+func ExampleRequest_session() {
 	var mu sync.Mutex
 	calls := map[*mcp.ServerSession]int{}
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("count", func(ctx context.Context) (string, error) {
-		ss := mcptool.Session(ctx)
-		if ss == nil {
+		req := mcptool.Request(ctx)
+		if req == nil || req.Session == nil {
 			return "no session", nil
 		}
+		ss := req.Session
 		mu.Lock()
 		defer mu.Unlock()
 		calls[ss]++
@@ -269,7 +271,7 @@ func ExampleAsk() {
 			return "", err
 		}
 		city := out["city"].(*mcp.ElicitResult).Content["city"]
-		tip := mcptool.SampleText(out["tip"].(*mcp.CreateMessageWithToolsResult))
+		tip := sampleText(out["tip"].(*mcp.CreateMessageWithToolsResult))
 		return fmt.Sprintf("Trip to %v. Tip: %s", city, tip), nil
 	})
 
@@ -337,8 +339,8 @@ func ExampleElicit() {
 }
 
 // Sample asks the client's model for a message (sampling/createMessage), so a
-// tool can use the model without an API key of its own; SampleText picks the
-// text out of the answer. Shown on a 2025-11-25 session; on 2026-07-28 the
+// tool can use the model without an API key of its own; the answer's text is
+// its first text block. Shown on a 2025-11-25 session; on 2026-07-28 the
 // same code runs as an input-required round trip (see ErrInputRequired).
 func ExampleSample() {
 	type SummarizeArgs struct {
@@ -354,7 +356,14 @@ func ExampleSample() {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%s (by %s)", mcptool.SampleText(res), res.Model), nil
+		summary := ""
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok {
+				summary = t.Text
+				break
+			}
+		}
+		return fmt.Sprintf("%s (by %s)", summary, res.Model), nil
 	})
 
 	cs, closeAll := exampleServeConnect(reg, exampleServe2025, &mcp.ClientOptions{
@@ -373,25 +382,18 @@ func ExampleSample() {
 	// Release ships on Friday. (by example-model)
 }
 
-// SampleText returns the first text block of a sampling answer, skipping
-// blocks of other kinds, and "" when there is none.
-func ExampleSampleText() {
-	answer := &mcp.CreateMessageWithToolsResult{
-		Role:  "assistant",
-		Model: "example-model",
-		Content: []mcp.Content{
-			&mcp.ToolUseContent{ID: "call-1", Name: "lookup", Input: map[string]any{"q": "weather"}},
-			mcptool.Text("It will rain."),
-			mcptool.Text("Take an umbrella."),
-		},
+// sampleText is the text of a sampling answer's first text block, "" when
+// there is none.
+func sampleText(r *mcp.CreateMessageWithToolsResult) string {
+	if r == nil {
+		return ""
 	}
-	fmt.Printf("%q\n", mcptool.SampleText(answer))
-	fmt.Printf("%q\n", mcptool.SampleText(&mcp.CreateMessageWithToolsResult{}))
-	fmt.Printf("%q\n", mcptool.SampleText(nil))
-	// Output:
-	// "It will rain."
-	// ""
-	// ""
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
 }
 
 // ListRoots asks the client for its roots: the directories or other URIs the
@@ -687,8 +689,8 @@ func ExampleNewHTTPHandler() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 
-	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(srv)).
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv))
+	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(srv, nil)).
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
 	defer hs.Close()
 
 	ctx := context.Background()

@@ -185,7 +185,7 @@ func ExampleRegistry_Add_shapes() {
 	// Anything else is an *Error wrapping a *DefinitionError.
 	err := reg.Add("bad", func(name string) (string, error) { return name, nil })
 	fmt.Println(mcptool.CodeOf(err))
-	var de *mcptool.DefinitionError
+	var de *mcpreflect.DefinitionError
 	fmt.Println(errors.As(err, &de), de.Type)
 	// Output:
 	// <nil>
@@ -666,7 +666,7 @@ func ExampleDefinitionError() {
 		Count int `json:"count" jsonschema:"minimun=1"`
 	}
 	err := mcptool.NewRegistry().Add("count", func(Args) error { return nil })
-	var de *mcptool.DefinitionError
+	var de *mcpreflect.DefinitionError
 	if errors.As(err, &de) {
 		fmt.Println("type: ", de.Type)
 		fmt.Println("field:", de.Field)

@@ -18,33 +18,33 @@ import (
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
-// endpoint. Requests of the 2026-07-28 revision are served statelessly, as
-// that revision requires; 2025-era clients get sessions (unless
-// [Stateless]), so tools can elicit and sample through them. Requests whose
-// Host is not loopback are refused when the server listens on loopback
-// (DNS-rebinding protection), and cross-origin browser requests are refused
-// unless their origin is trusted ([TrustedOrigins]).
+// endpoint, configured by opts (nil: every default). Requests of the
+// 2026-07-28 revision are served statelessly, as that revision requires;
+// 2025-era clients get sessions (unless [HTTPOptions].Stateless), so tools
+// can elicit and sample through them. Requests whose Host is not loopback
+// are refused when the server listens on loopback (DNS-rebinding
+// protection), and cross-origin browser requests are refused unless their
+// origin is trusted ([HTTPOptions].TrustedOrigins).
 //
 // The handler bounds what a client can hold: each body must arrive within
-// [BodyReadTimeout], the bodies served at once within
-// [MaxBodyBytesInFlight] (counted as they arrive), and the 2025-era sessions
-// within [MaxSessions]. Refused requests (403, 408, 413, 503) are logged
-// with the reason and the remote address, never the body (see [Logger]). A
-// call's context is cancelled when its client goes away: when the HTTP
-// request carrying it ends early (the connection dropped) or its session is
-// deleted or evicted. The http.Server serving it should set
-// ReadHeaderTimeout and IdleTimeout, but no ReadTimeout or WriteTimeout
-// shorter than the longest call (they would cut calls and event streams
-// short); see the README's Serving section.
+// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
+// (counted as they arrive), and the 2025-era sessions within MaxSessions.
+// Refused requests (403, 408, 413, 503) are logged with the reason and the
+// remote address, never the body (to [HTTPOptions].Logger). A call's
+// context is cancelled when its client goes away: when the HTTP request
+// carrying it ends early (the connection dropped) or its session is deleted
+// or evicted. The http.Server serving it should set ReadHeaderTimeout and
+// IdleTimeout, but no ReadTimeout or WriteTimeout shorter than the longest
+// call (they would cut calls and event streams short); see the README's
+// Serving section.
 //
-// Options apply in order; of two that set the same thing, the later wins.
-// An option misused (a trusted origin that is no scheme://host[:port], an
-// Authorization without a verifier or with incomplete metadata) is no
-// panic, and is not ignored either: the handler logs the error (to
-// [Logger], else slog.Default) when it is built and answers every request
+// Options misused (a trusted origin that is no scheme://host[:port], a
+// TokenVerifier without ResourceMetadata or with incomplete metadata) are
+// no panic, and are not ignored either: the handler logs the error (to
+// Logger, else slog.Default) when it is built and answers every request
 // with 500, so that a misconfigured server fails on its first request
 // instead of serving without the protection it was given.
-func NewHTTPHandler(srv *mcp.Server, opts ...HTTPOption) http.Handler {
+func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	o := newHTTPConfig(opts)
 	log := o.logger
 	if log == nil {
@@ -115,7 +115,7 @@ type httpHandler struct {
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
 	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
-	auth      *authHTTP    // nil without Authorization
+	auth      *authHTTP    // nil without TokenVerifier
 
 	mu       sync.Mutex
 	sessions map[string]*sessionUse // by Mcp-Session-Id

@@ -119,7 +119,7 @@ const blockCall = `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"n
 // calls in flight within 1 s.
 func TestHTTPCallCancelledOnDelete(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	go s.post(blockCall)
@@ -140,7 +140,7 @@ func TestHTTPCallCancelledOnDelete(t *testing.T) {
 // the session goes on serving.
 func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 
@@ -166,7 +166,7 @@ func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 func TestHTTPSessionCap(t *testing.T) {
 	const limit, extra = 16, 48
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	countSessions := func() int {
 		n := 0
@@ -215,7 +215,7 @@ func TestHTTPSessionCapListeningClients(t *testing.T) {
 	reg := mcptool.NewRegistry(mcptool.NoDescription())
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	ctx := context.Background()
 	call := func(cs *mcp.ClientSession) error {
@@ -257,7 +257,7 @@ func TestHTTPSessionCapBusy(t *testing.T) {
 	}))
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.MaxSessions(limit)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	t.Cleanup(hs.Close) // after the clients close their streams
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // before the clients close: it ends the call still held
@@ -344,7 +344,7 @@ func TestHTTPBodyMemory(t *testing.T) {
 	}
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
-			ours := measure(mcptool.NewHTTPHandler(srv), era)
+			ours := measure(mcptool.NewHTTPHandler(srv, nil), era)
 			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
@@ -385,9 +385,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 		inside.Add(-1)
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil),
-		mcptool.Logger(slog.New(slog.DiscardHandler)),
-		mcptool.MaxBodyBytesInFlight(2*size+4096), mcptool.BodyReadTimeout(5*time.Second)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	defer releaseOnce.Do(func() { close(release) })
 	s := openRawSession(t, hs.URL)
@@ -439,7 +437,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 // BodyReadTimeout with 408, and its goroutine is released.
 func TestHTTPBodyTrickle(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, mcptool.BodyReadTimeout(300*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	runtime.GC()
 	base := runtime.NumGoroutine()

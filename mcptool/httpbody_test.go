@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -59,10 +60,7 @@ func trickle(t *testing.T, addr string, size, head int, stop <-chan struct{}, wg
 // in-flight budget: a normal call is served meanwhile, at once.
 func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 	const declared = 1 << 20
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t),
-		mcptool.Logger(slog.New(slog.DiscardHandler)),
-		mcptool.MaxRequestBodyBytes(declared), mcptool.MaxBodyBytesInFlight(2*declared),
-		mcptool.BodyReadTimeout(5*time.Second)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxRequestBodyBytes: declared, MaxBodyBytesInFlight: 2 * declared, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	stop := make(chan struct{})
@@ -88,9 +86,7 @@ func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 // the body.
 func TestHTTPRefusalsLogged(t *testing.T) {
 	var log syncBuffer
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t),
-		mcptool.Logger(slog.New(slog.NewTextHandler(&log, nil))),
-		mcptool.MaxRequestBodyBytes(1<<10), mcptool.BodyReadTimeout(300*time.Millisecond)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t), &mcptool.HTTPOptions{Logger: slog.New(slog.NewTextHandler(&log, nil)), MaxRequestBodyBytes: 1 << 10, BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	const secret = "SECRET-BODY-CONTENT"
 
@@ -137,17 +133,24 @@ func TestHTTPRefusalsLogged(t *testing.T) {
 func TestHTTPMisconfigured(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		opt  mcptool.HTTPOption
+		opts mcptool.HTTPOptions
 		log  string
 	}{
-		{"origin", mcptool.TrustedOrigins("not an origin"), "TrustedOrigins"},
-		{"authorization", mcptool.Authorization(nil, nil), "Authorization needs a verifier"},
+		{"origin", mcptool.HTTPOptions{TrustedOrigins: []string{"not an origin"}}, "TrustedOrigins"},
+		{"metadata without verifier", mcptool.HTTPOptions{ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, "needs both TokenVerifier and ResourceMetadata"},
+		{"verifier without metadata", mcptool.HTTPOptions{TokenVerifier: testTokens.verify}, "needs both TokenVerifier and ResourceMetadata"},
+		{"relative resource", mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, "must be an absolute URL"},
+		{"no authorization server", mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "https://mcp.example/mcp"}}, "at least one authorization server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log syncBuffer
 			var h http.Handler
 			require.NotPanics(t, func() {
-				h = mcptool.NewHTTPHandler(sizeServer(t), tc.opt, mcptool.Logger(slog.New(slog.NewTextHandler(&log, nil))))
+				tc.opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
+				h = mcptool.NewHTTPHandler(sizeServer(t), &tc.opts)
 			})
 			assert.Contains(t, log.String(), "misconfigured", "logged when built")
 			assert.Contains(t, log.String(), tc.log)

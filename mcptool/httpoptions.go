@@ -4,17 +4,119 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// HTTPOption configures [NewHTTPHandler]. With none, the handler serves both
-// protocol eras with DNS-rebinding and cross-origin protection on, and the
-// defaults of the table in docs/architecture.md.
-type HTTPOption interface {
-	applyHTTP(*httpConfig)
+// HTTPOptions configures [NewHTTPHandler]. A nil *HTTPOptions, and a zero
+// field, take the default: the handler serves both protocol eras with
+// DNS-rebinding and cross-origin protection on, and the defaults of the
+// table in docs/architecture.md. A negative limit turns that limit off.
+type HTTPOptions struct {
+	// Stateless serves every request without a session. 2026-07-28 clients
+	// are always served statelessly; with Stateless, 2025-era clients are
+	// too, and then cannot be sent requests (sampling, elicitation, roots)
+	// or notifications outside a request: any replica can answer any
+	// request.
+	Stateless bool
+
+	// TrustedOrigins are browser origins (scheme://host[:port]) allowed to
+	// make cross-origin requests; others get 403. An origin that is not of
+	// that form misconfigures the handler: see [NewHTTPHandler].
+	TrustedOrigins []string
+
+	// SessionTimeout closes 2025-era sessions idle for that long. Default
+	// 30 minutes; negative means never.
+	SessionTimeout time.Duration
+
+	// MaxSessions caps the 2025-era sessions kept at once. Opening one more
+	// closes another: the one idle longest, preferring one with no call in
+	// flight (a stream the client keeps open to listen is not activity); the
+	// calls of the one closed are cancelled and its client gets 404 and
+	// initializes again. Default 1024; negative means no cap.
+	MaxSessions int
+
+	// EventStore keeps the events of 2025-era streams, so that a client
+	// resumes a dropped stream with Last-Event-ID. Default: in memory, per
+	// handler. Replicas share one (adapters/redis).
+	EventStore mcp.EventStore
+
+	// MaxRequestBodyBytes bounds a request body; a larger one gets 413.
+	// Default 4 MiB; negative means no bound.
+	MaxRequestBodyBytes int64
+
+	// MaxBodyBytesInFlight bounds the memory the request bodies being
+	// served take at once, across all requests: the bodies themselves and
+	// what decoding them costs. A sixteenth of it holds the bodies as their
+	// bytes arrive, never by the size they declare (a large body starts
+	// arriving when those arriving leave room for it, counting each at its
+	// declared size for its first half second, smallest first): clients
+	// that trickle large bodies hold only what they have sent, and cannot
+	// make other calls wait (a body of at most 64 KiB with a Content-Length
+	// is not counted, so small calls never queue behind large ones). The
+	// rest holds the bodies received, each counted at 32 times its size —
+	// what reading and decoding it costs, in go-sdk and in mcpgen, wherever
+	// its bulk sits — but never more than that part, so that any body fits
+	// alone, until its request is answered; the bodies received wait for it
+	// in the order they arrived. A body whose next bytes find no room waits
+	// for it up to a second at a time, and a body received waits its turn,
+	// within BodyReadTimeout; then it gets 503 with Retry-After.
+	// Default 32 × MaxRequestBodyBytes (128 MiB: 8 MiB of bodies arriving,
+	// and one body of the largest size decoded at a time, or three of a
+	// quarter of it; 128 MiB too when bodies are unbounded); negative means
+	// no bound.
+	MaxBodyBytesInFlight int64
+
+	// BodyReadTimeout bounds how long a request body may take to arrive; a
+	// slower one gets 408. It is enforced with the connection's read
+	// deadline (http.ResponseController), so the http.Server needs no
+	// ReadTimeout, which would also end long calls and streams. Default 30
+	// seconds; negative means none.
+	BodyReadTimeout time.Duration
+
+	// Logger receives the requests the handler refuses (403, 408, 413, 503:
+	// the status, the reason and the remote address, never the body) and
+	// its misconfiguration, default slog.Default(); and, only when set, the
+	// transport's warnings (an event it could not store or write).
+	Logger *slog.Logger
+
+	// TokenVerifier, with ResourceMetadata, makes the handler an OAuth 2.1
+	// resource server, as the MCP authorization specification says:
+	//
+	//   - it serves ResourceMetadata, its RFC 9728 protected resource
+	//     metadata, at /.well-known/oauth-protected-resource followed by the
+	//     path of ResourceMetadata.Resource (and without it), to any origin;
+	//     route those paths to the handler when it is not mounted at "/";
+	//   - a request without a bearer token, or whose token TokenVerifier
+	//     refuses, gets 401 with WWW-Authenticate: Bearer
+	//     resource_metadata="…" (and error="invalid_token" for a refused
+	//     token);
+	//   - a tools/call whose tool needs scopes the token lacks gets 403 with
+	//     WWW-Authenticate: Bearer error="insufficient_scope", scope="…"
+	//     naming the tool's scopes, so the client can ask for them (step-up);
+	//   - tools/list shows each caller only the tools it may call
+	//     ([ListAllTools]), a task is seen only by the subject who created
+	//     it, and tools learn who calls them from [Caller].
+	//
+	// mcpoauth (adapters/oauth) verifies JWTs against an issuer's JWKS. A
+	// verifier must return an error wrapping auth.ErrInvalidToken for a
+	// token it refuses (another error is 503), and a TokenInfo with the
+	// subject (UserID), the scopes and the expiry. Default: none, every
+	// request is served without a token.
+	TokenVerifier auth.TokenVerifier
+
+	// ResourceMetadata is the resource's RFC 9728 metadata, required with
+	// TokenVerifier (and TokenVerifier with it), else the handler is
+	// misconfigured (see [NewHTTPHandler]: every request gets 500).
+	// ResourceMetadata.Resource (this server's URL, the audience its tokens
+	// must name) and AuthorizationServers are required too. Left empty,
+	// ScopesSupported lists the scopes of the registry's tools and
+	// BearerMethodsSupported is ["header"].
+	ResourceMetadata *oauthex.ProtectedResourceMetadata
 }
 
-// httpConfig is what the HTTP options set; a zero field keeps the default.
+// httpConfig is HTTPOptions with the defaults filled in.
 type httpConfig struct {
 	stateless            bool
 	trustedOrigins       []string
@@ -25,96 +127,28 @@ type httpConfig struct {
 	maxSessions          int
 	maxBodyBytesInFlight int64
 	bodyReadTimeout      time.Duration
-	auth                 *authConfig // Authorization (auth.go)
+	auth                 *authConfig // TokenVerifier and ResourceMetadata (auth.go)
 }
 
-type httpOption func(*httpConfig)
-
-func (f httpOption) applyHTTP(c *httpConfig) { f(c) }
-
-// Stateless serves every request without a session. 2026-07-28 clients are
-// always served statelessly; with Stateless, 2025-era clients are too, and
-// then cannot be sent requests (sampling, elicitation, roots) or
-// notifications outside a request: any replica can answer any request.
-func Stateless() HTTPOption {
-	return httpOption(func(c *httpConfig) { c.stateless = true })
-}
-
-// TrustedOrigins adds browser origins (scheme://host[:port]) allowed to make
-// cross-origin requests; others get 403. An origin that is not of that
-// form misconfigures the handler: see [NewHTTPHandler].
-func TrustedOrigins(origins ...string) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.trustedOrigins = append(c.trustedOrigins, origins...) })
-}
-
-// SessionTimeout closes 2025-era sessions idle for d. Default 30 minutes;
-// negative means never.
-func SessionTimeout(d time.Duration) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.sessionTimeout = d })
-}
-
-// MaxSessions caps the 2025-era sessions kept at once. Opening one more
-// closes another: the one idle longest, preferring one with no call in
-// flight (a stream the client keeps open to listen is not activity); the
-// calls of the one closed are cancelled and its client gets 404 and
-// initializes again. Default 1024; negative means no cap.
-func MaxSessions(n int) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.maxSessions = n })
-}
-
-// EventStore keeps the events of 2025-era streams, so that a client resumes
-// a dropped stream with Last-Event-ID. Default: in memory, per handler.
-// Replicas share one (adapters/redis).
-func EventStore(s mcp.EventStore) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.eventStore = s })
-}
-
-// MaxRequestBodyBytes bounds a request body; a larger one gets 413.
-// Default 4 MiB; negative means no bound.
-func MaxRequestBodyBytes(n int64) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.maxRequestBodyBytes = n })
-}
-
-// MaxBodyBytesInFlight bounds the memory the request bodies being served
-// take at once, across all requests: the bodies themselves and what
-// decoding them costs. A sixteenth of n holds the bodies as their bytes
-// arrive, never by the size they declare (a large body starts arriving
-// when those arriving leave room for it, counting each at its declared size
-// for its first half second, smallest first): clients that trickle large bodies
-// hold only what they have sent, and cannot make other calls wait (a body
-// of at most 64 KiB with a Content-Length is not counted, so small calls
-// never queue behind large ones). The rest holds the bodies received, each
-// counted at 32 times its size — what reading and decoding it costs, in
-// go-sdk and in mcpgen, wherever its bulk sits — but never more than that
-// part, so that any body fits alone, until its request is answered; the
-// bodies received wait for it in the order they arrived. A body whose next
-// bytes find no room waits for it up to a second at a time, and a body
-// received waits its turn, within BodyReadTimeout; then it gets 503 with
-// Retry-After.
-// Default 32 × MaxRequestBodyBytes (128 MiB: 8 MiB of bodies arriving,
-// and one body of the largest size decoded at a time, or three of a quarter
-// of it; 128 MiB too when bodies are unbounded); negative means no bound.
-func MaxBodyBytesInFlight(n int64) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.maxBodyBytesInFlight = n })
-}
-
-// BodyReadTimeout bounds how long a request body may take to arrive; a
-// slower one gets 408. It is enforced with the connection's read deadline
-// (http.ResponseController), so the http.Server needs no ReadTimeout, which
-// would also end long calls and streams. Default 30 seconds; negative means
-// none.
-func BodyReadTimeout(d time.Duration) HTTPOption {
-	return httpOption(func(c *httpConfig) { c.bodyReadTimeout = d })
-}
-
-// newHTTPConfig applies opts in order (a later option wins) and fills in
-// the defaults.
-func newHTTPConfig(opts []HTTPOption) httpConfig {
-	var c httpConfig
-	for _, o := range opts {
-		if o != nil {
-			o.applyHTTP(&c)
-		}
+// newHTTPConfig fills in the defaults of what opts (nil for none) leaves
+// zero.
+func newHTTPConfig(opts *HTTPOptions) httpConfig {
+	if opts == nil {
+		opts = &HTTPOptions{}
+	}
+	c := httpConfig{
+		stateless:            opts.Stateless,
+		trustedOrigins:       append([]string(nil), opts.TrustedOrigins...),
+		sessionTimeout:       opts.SessionTimeout,
+		logger:               opts.Logger,
+		maxRequestBodyBytes:  opts.MaxRequestBodyBytes,
+		eventStore:           opts.EventStore,
+		maxSessions:          opts.MaxSessions,
+		maxBodyBytesInFlight: opts.MaxBodyBytesInFlight,
+		bodyReadTimeout:      opts.BodyReadTimeout,
+	}
+	if opts.TokenVerifier != nil || opts.ResourceMetadata != nil {
+		c.auth = &authConfig{verify: opts.TokenVerifier, meta: opts.ResourceMetadata}
 	}
 	if c.sessionTimeout == 0 {
 		c.sessionTimeout = 30 * time.Minute

@@ -132,19 +132,6 @@ func ListRoots(ctx context.Context, key string) (*mcp.ListRootsResult, error) {
 	return out[key].(*mcp.ListRootsResult), nil
 }
 
-// SampleText returns the text of a sampling answer's first text block.
-func SampleText(r *mcp.CreateMessageWithToolsResult) string {
-	if r == nil {
-		return ""
-	}
-	for _, c := range r.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			return t.Text
-		}
-	}
-	return ""
-}
-
 // isModern reports whether req uses the 2026-07-28 per-request protocol. The
 // per-request _meta is authoritative: a 2025-era session that asked for a
 // newer version in initialize was answered with an older one.

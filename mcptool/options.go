@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -50,8 +51,8 @@ type registryConfig struct {
 	audit         *slog.Logger
 	auditArgs     bool
 	cache         *mcpreflect.Cache
-	limiter       Limiter
-	spent         SpentStore
+	limiter       cluster.Limiter
+	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
 	listAll       bool // ListAllTools (auth.go)
@@ -169,23 +170,13 @@ func PlanCache(c *mcpreflect.Cache) RegistryOption {
 	return registryOption(func(cfg *registryConfig) { cfg.cache = c })
 }
 
-// Logger sets where mcpgen's own logs go. On a registry: the internal errors
-// and panics of its tools, with the reference ID the model sees; default
-// slog.Default(). On [NewHTTPHandler]: the transport's warnings (an event it
-// could not store or write), default none; and the requests it refuses
-// (403, 408, 413, 503: the status, the reason and the remote address, never
-// the body), default slog.Default().
-func Logger(l *slog.Logger) interface {
-	RegistryOption
-	HTTPOption
-} {
-	return loggerOption{l}
+// Logger sets where the registry's logs go: the internal errors and panics
+// of its tools, with the reference ID the model sees, and its warnings.
+// Default slog.Default(). The HTTP handler's logs go to
+// [HTTPOptions.Logger].
+func Logger(l *slog.Logger) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.logger = l })
 }
-
-type loggerOption struct{ l *slog.Logger }
-
-func (o loggerOption) applyRegistry(c *registryConfig) { c.logger = o.l }
-func (o loggerOption) applyHTTP(c *httpConfig)         { c.logger = o.l }
 
 // toolAnnotations publishes hints as MCP tool annotations, with every hint
 // spelled out at its effective value so clients need not know the defaults.

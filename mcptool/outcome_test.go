@@ -52,3 +52,36 @@ func TestCallOutcome(t *testing.T) {
 		}
 	}
 }
+
+// A middleware that refuses a call answers with ErrorResult: an isError
+// result the model reads. An error it returns, even one meant for the
+// model (Errorf), is a protocol error, unlike a tool's own: the two are not
+// one way to do the same thing, which is why ErrorResult stays.
+func TestMiddlewareRefusal(t *testing.T) {
+	refuse := func(asError bool) mcptool.Middleware {
+		return func(mcptool.Handler) mcptool.Handler {
+			return func(ctx context.Context, call *mcptool.Call) (*mcp.CallToolResult, error) {
+				if asError {
+					return nil, mcptool.Errorf("not today")
+				}
+				return mcptool.ErrorResult("not today"), nil
+			}
+		}
+	}
+	for _, asError := range []bool{false, true} {
+		reg := mcptool.NewRegistry(mcptool.NoDescription(), mcptool.Use(refuse(asError)))
+		if err := reg.Add("t", func(context.Context) (string, error) { return "ran", nil }); err != nil {
+			t.Fatal(err)
+		}
+		res, err := reg.Call(context.Background(), "t", nil)
+		if !asError {
+			if err != nil || res == nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != "not today" {
+				t.Errorf("ErrorResult: %v %v, want an isError result", res, err)
+			}
+			continue
+		}
+		if res != nil || err == nil || !mcptool.IsUserError(err) {
+			t.Errorf("Errorf from middleware: %v %v, want the error itself, no result", res, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 )
 
 // Handler handles one call of one tool. The error is a protocol error; what
@@ -62,7 +63,7 @@ func RateLimit(r float64, burst int) Option {
 
 // SessionRateLimit limits calls of the tool to r per second with bursts of
 // burst for each client session, or for each principal when calls carry a
-// verified token ([Authorization]), across its sessions (without either,
+// verified token ([HTTPOptions.TokenVerifier]), across its sessions (without either,
 // as on anonymous stateless HTTP, only [RateLimit] applies). Tag form:
 // `mcp:"sessionRate=2/s,sessionBurst=2"`. Default: none.
 func SessionRateLimit(r float64, burst int) Option {
@@ -77,7 +78,7 @@ func MaxConcurrency(n int) Option {
 }
 
 // CallerConcurrency caps the calls of the tool running at once for each
-// caller: each principal with a verified token ([Authorization],
+// caller: each principal with a verified token ([HTTPOptions.TokenVerifier],
 // [Authenticated]), else each session; a call over the cap gets an isError
 // result asking to retry. Calls with neither are held only by
 // [MaxConcurrency]. Through adapters/redis the cap holds across replicas.
@@ -160,31 +161,15 @@ func (r *Registry) chain(t *tool) Handler {
 	return h
 }
 
-// Limiter keeps the rate limits and concurrency caps of a registry's tools,
-// by key: "tool/NAME" for a tool's rate limit and concurrency cap,
-// "tool/NAME/session/ID" for its per-session rate limit, or
-// "tool/NAME/principal/SUBJECT" for a call with a verified token. The default keeps
-// them in process (golang.org/x/time/rate and a semaphore per key); an
-// implementation on shared storage makes them hold across replicas. An
-// error fails the call with an internal error (logged, never shown).
-type Limiter interface {
-	// Allow takes one call from the rate limit key (perSecond calls per
-	// second, in bursts of up to burst). When none is left it returns false
-	// and how long until one is.
-	Allow(ctx context.Context, key string, perSecond float64, burst int) (ok bool, retryAfter time.Duration, err error)
-	// Acquire takes one of the n slots of key, or returns false when all
-	// are taken. release gives the slot back.
-	Acquire(ctx context.Context, key string, n int) (release func(), ok bool, err error)
-}
-
 // Limits sets where the registry keeps its tools' rate limits and
-// concurrency caps. The default (and Limits(nil)) keeps them in this
-// process; adapters/redis has one that holds across replicas.
-func Limits(l Limiter) RegistryOption {
+// concurrency caps (the keys it uses: see [cluster.Limiter]). The default
+// (and Limits(nil)) keeps them in this process; adapters/redis has one that
+// holds across replicas.
+func Limits(l cluster.Limiter) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.limiter = l })
 }
 
-// localLimiter is the in-process [Limiter].
+// localLimiter is the in-process [cluster.Limiter].
 type localLimiter struct {
 	buckets sync.Map // key → *rate.Limiter
 	slots   sync.Map // key → *semaphore

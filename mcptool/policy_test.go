@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 func quiet() mcptool.RegistryOption { return mcptool.Logger(slog.New(slog.DiscardHandler)) }
@@ -383,7 +384,7 @@ func TestPolicyDefinitionErrorsAllReported(t *testing.T) {
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
-	var de *mcptool.DefinitionError
+	var de *mcpreflect.DefinitionError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, "timeout must be a positive duration such as 5s or 250ms", de.Msg, "errors.As finds the first")
 }

@@ -156,7 +156,7 @@ func checkName(name string) error {
 //
 // or any of these without ctx, where In is a struct (or a pointer to one).
 // Add derives the tool's schemas and annotations, compiles its plan, and
-// fails with an [*Error] wrapping a [*DefinitionError] when fn, a type or a
+// fails with an [*Error] wrapping a [*mcpreflect.DefinitionError] when fn, a type or a
 // tag cannot become a tool. It is safe to call concurrently with [Registry.Call].
 func (r *Registry) Add(name string, fn any, opts ...Option) error {
 	t, err := r.newReflectTool(name, fn, opts)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // ---- helpers shared by this package's tests (prefixed reg to keep clear of
@@ -319,7 +320,7 @@ func TestAddRejectsShapes(t *testing.T) {
 			var e *mcptool.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, "bad_tool", e.Tool)
-			var de *mcptool.DefinitionError
+			var de *mcpreflect.DefinitionError
 			require.ErrorAs(t, err, &de, "a definition error wraps *DefinitionError")
 			assert.Contains(t, err.Error(), tt.msgPart)
 			assert.True(t, strings.HasPrefix(err.Error(), `mcptool: tool "bad_tool": invalid_definition: `), err.Error())
@@ -336,7 +337,7 @@ func TestDefinitionErrorNamesTypeFieldAndTag(t *testing.T) {
 		N    int    `json:"n" validate:"min=x"`
 	}
 	err := mcptool.NewRegistry().Add("bad", func(Bad) error { return nil })
-	var de *mcptool.DefinitionError
+	var de *mcpreflect.DefinitionError
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, "mcptool_test.Bad", de.Type)
 	assert.Equal(t, "N", de.Field)

@@ -193,7 +193,7 @@ func TestRequestStateReplayedSampleAsksAgain(t *testing.T) {
 			return "", err
 		}
 		runs.Add(1)
-		return mcptool.SampleText(r), nil
+		return sampleText(r), nil
 	}, mcptool.Description("Summarizes.")))
 	cs := manualClient(t, reg)
 	first, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarize"})
@@ -328,9 +328,9 @@ func TestRequestStateIsItsCallers(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, mcptool.Authorization(testTokens.verify, &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
-	}))
+	}})
 	client := func(token string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
 			MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},

@@ -59,7 +59,7 @@ func connect(t *testing.T, kind transportKind, reg *mcptool.Registry, version st
 		t.Cleanup(func() { _ = ss.Close() })
 		transport = ct
 	case overHTTP:
-		hs := httptest.NewServer(mcptool.NewHTTPHandler(srv))
+		hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
 		t.Cleanup(hs.Close)
 		transport = &mcp.StreamableClientTransport{Endpoint: hs.URL}
 	}
@@ -470,7 +470,7 @@ func TestServeSamplingAndRoots(t *testing.T) {
 					return "", err
 				}
 				roots := out["roots"].(*mcp.ListRootsResult)
-				return mcptool.SampleText(out["capital"].(*mcp.CreateMessageWithToolsResult)) + " / " + roots.Roots[0].URI, nil
+				return sampleText(out["capital"].(*mcp.CreateMessageWithToolsResult)) + " / " + roots.Roots[0].URI, nil
 			}, mcptool.Description("Asks the model.")))
 			client := &mcp.ClientOptions{
 				CreateMessageWithToolsHandler: func(context.Context, *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {

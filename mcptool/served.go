@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Which registry serves a server: [NewHTTPHandler] with [Authorization]
+// Which registry serves a server: [NewHTTPHandler] with [HTTPOptions.TokenVerifier]
 // needs it before go-sdk sees a request (the scopes a 401 names, the
 // metadata's scopes_supported, the 403 of a call whose token lacks its
 // tool's scopes). It asks the server itself, once, through go-sdk's public

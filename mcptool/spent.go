@@ -5,29 +5,19 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 )
 
-// SpentStore remembers the requestStates that have been answered, so that
-// each is answered once: a 2026-07-28 client that sends a requestState a
-// second time (a replay of a confirmed call, say) is asked again, and the
-// tool does not run on the old answers. The default keeps them in process;
-// replicas behind one load balancer must share one (adapters/redis has
-// one), or a replay sent to another replica would count.
-type SpentStore interface {
-	// Spend records id as spent until expires (when its requestState
-	// expires, after which no replica accepts it anyway). It returns false
-	// when id was already spent. An error fails the call with an internal
-	// error (logged, never shown): an answer is never trusted unchecked.
-	Spend(ctx context.Context, id string, expires time.Time) (first bool, err error)
-}
-
 // SpentStates sets where the registry remembers the requestStates already
-// answered. The default (and SpentStates(nil)) keeps them in this process.
-func SpentStates(s SpentStore) RegistryOption {
+// answered, so that each is answered once (see [cluster.SpentStore]). The
+// default (and SpentStates(nil)) keeps them in this process; replicas
+// behind one load balancer must share one.
+func SpentStates(s cluster.SpentStore) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.spent = s })
 }
 
-// localSpent is the in-process [SpentStore]: a map of ids to their expiry,
+// localSpent is the in-process [cluster.SpentStore]: a map of ids to their expiry,
 // swept of expired ids whenever it has doubled since the last sweep, and
 // bounded: at maxLocalSpent unexpired ids it refuses to record more (the
 // call fails with an internal error, logged) rather than grow without end

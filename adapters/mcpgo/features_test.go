@@ -476,7 +476,7 @@ func askModelRegistry(t *testing.T) *mcptool.Registry {
 			return "", err
 		}
 		roots := out["roots"].(*mcp.ListRootsResult)
-		return mcptool.SampleText(out["capital"].(*mcp.CreateMessageWithToolsResult)) + " / " + roots.Roots[0].URI + " (" + roots.Roots[0].Name + ")", nil
+		return out["capital"].(*mcp.CreateMessageWithToolsResult).Content[0].(*mcp.TextContent).Text + " / " + roots.Roots[0].URI + " (" + roots.Roots[0].Name + ")", nil
 	}, mcptool.Description("Asks the model.")))
 	require.NoError(t, reg.Add("ask_with_tools", func(ctx context.Context) (string, error) {
 		_, err := mcptool.Ask(ctx, mcp.InputRequestMap{"x": &mcp.CreateMessageWithToolsParams{

@@ -14,16 +14,19 @@
 // per token until the token expires, in a bounded cache.
 //
 // Verify has the shape of go-sdk's auth.TokenVerifier, the seam
-// mcptool.Authorization takes:
+// mcptool.HTTPOptions.TokenVerifier takes:
 //
 //	v, err := mcpoauth.New(ctx, &mcpoauth.Options{
 //		Issuer:   "https://auth.example.com/realms/mcp",
 //		Audience: "https://mcp.example.com/mcp",
 //	})
-//	h := mcptool.NewHTTPHandler(srv, mcptool.Authorization(v.Verify, &oauthex.ProtectedResourceMetadata{
-//		Resource:             "https://mcp.example.com/mcp",
-//		AuthorizationServers: []string{"https://auth.example.com/realms/mcp"},
-//	}))
+//	h := mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{
+//		TokenVerifier: v.Verify,
+//		ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+//			Resource:             "https://mcp.example.com/mcp",
+//			AuthorizationServers: []string{"https://auth.example.com/realms/mcp"},
+//		},
+//	})
 //
 // It is a module of its own so that the core does not download a JWT
 // library for users who do not need one.

@@ -117,7 +117,11 @@ func (in *instruments) wrap(next mcptool.Handler) mcptool.Handler {
 		switch {
 		case err != nil:
 			errType = "_OTHER"
-			if we := (*jsonrpc.Error)(nil); errors.As(err, &we) {
+			we := (*jsonrpc.Error)(nil)
+			if e := (*mcptool.Error)(nil); errors.As(err, &e) {
+				we = e.JSONRPC() // what the client gets
+			}
+			if we != nil || errors.As(err, &we) {
 				errType = strconv.FormatInt(we.Code, 10)
 				span.SetAttributes(semconv.RPCResponseStatusCode(errType))
 			}

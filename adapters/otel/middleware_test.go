@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -213,5 +214,32 @@ func TestGlobalProviders(t *testing.T) {
 	mw, err := mcpotel.Middleware(nil)
 	if err != nil || mw == nil {
 		t.Fatalf("the global (no-op) providers: %v", err)
+	}
+}
+
+// A protocol error of the call path (a token without the tool's scopes) is
+// recorded with the JSON-RPC code the client gets.
+func TestProtocolErrorCode(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	mw, err := mcpotel.Middleware(&mcpotel.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := mcptool.NewRegistry(mcptool.Use(mw))
+	if err := reg.Add("write", func(context.Context) (string, error) { return "ok", nil }, mcptool.Scopes("notes:write")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := mcptool.Authenticated(context.Background(), &auth.TokenInfo{UserID: "ada", Scopes: []string{"notes:read"}})
+	_, err = reg.Call(ctx, "write", nil)
+	if mcptool.CodeOf(err) != mcptool.CodeInsufficientScope {
+		t.Fatalf("call: %v, want insufficient_scope", err)
+	}
+	got := spans.GetSpans()
+	if len(got) != 1 {
+		t.Fatalf("%d spans, want 1", len(got))
+	}
+	a := attrs(got[0].Attributes)
+	if a["rpc.response.status_code"] != "-32403" || a["error.type"] != "-32403" || got[0].Status.Code != codes.Error {
+		t.Errorf("status code %q, error.type %q, status %v: want -32403", a["rpc.response.status_code"], a["error.type"], got[0].Status)
 	}
 }

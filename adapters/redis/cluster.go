@@ -181,13 +181,15 @@ func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 	}
 }
 
-// HTTPOptions returns the options that make mcptool.NewHTTPHandler keep
+// HTTPOptions returns new options that make mcptool.NewHTTPHandler keep
 // 2025-era stream events in Redis, so a client resumes its stream on any
-// replica. Add your own after them:
+// replica. Set your own fields on them:
 //
-//	mcptool.NewHTTPHandler(srv, append(cl.HTTPOptions(), mcptool.Stateless())...)
-func (c *Cluster) HTTPOptions() []mcptool.HTTPOption {
-	return []mcptool.HTTPOption{mcptool.EventStore(c.events)}
+//	o := cl.HTTPOptions()
+//	o.Stateless = true
+//	mcptool.NewHTTPHandler(srv, o)
+func (c *Cluster) HTTPOptions() *mcptool.HTTPOptions {
+	return &mcptool.HTTPOptions{EventStore: c.events}
 }
 
 // Ping reports whether Redis answers: for readiness checks.

@@ -12,12 +12,12 @@ import (
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 )
 
 // Limiter keeps a registry's rate limits and concurrency caps in Redis, so
 // that they hold across every replica that shares the Redis server. It
-// implements mcptool.Limiter.
+// implements cluster.Limiter.
 //
 // Rate limits use the GCRA of github.com/go-redis/redis_rate: one key per
 // limited thing (a tool, a tool and session, a tool and principal), checked
@@ -44,7 +44,7 @@ type Limiter struct {
 	done   chan struct{}
 }
 
-var _ mcptool.Limiter = (*Limiter)(nil)
+var _ cluster.Limiter = (*Limiter)(nil)
 
 func newLimiter(rdb redis.UniversalClient, prefix string, ttl time.Duration) *Limiter {
 	var b [8]byte

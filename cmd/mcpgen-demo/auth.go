@@ -26,20 +26,20 @@ import (
 var errAnonymous = errors.New("refusing to serve without authorization on an address that is not loopback: " +
 	"give -auth-issuer (and -auth-audience), or -allow-unauthenticated if a proxy in front authenticates callers")
 
-// authorization returns the HTTP option that makes the server an OAuth
-// resource server for -auth-issuer, or nil without one; without one it
-// refuses a listener that is not loopback unless -allow-unauthenticated.
-// done stops refreshing the issuer's keys.
-func authorization(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger) (opt mcptool.HTTPOption, done func(), err error) {
+// authorization sets the HTTP options that make the server an OAuth
+// resource server for -auth-issuer in o, and reports whether it did;
+// without an issuer it refuses a listener that is not loopback unless
+// -allow-unauthenticated. done stops refreshing the issuer's keys.
+func authorization(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger, o *mcptool.HTTPOptions) (on bool, done func(), err error) {
 	done = func() {}
 	if cfg.authIssuer == "" {
 		if ip := listenIP(ln); ip == nil || !ip.IsLoopback() {
 			if !cfg.allowAnonymous {
-				return nil, done, errAnonymous
+				return false, done, errAnonymous
 			}
 			logger.Warn("serving without authorization on an address that is not loopback: anyone who reaches it can call every tool", "addr", ln.Addr().String())
 		}
-		return nil, done, nil
+		return false, done, nil
 	}
 	audience := cfg.authAudience
 	if audience == "" {
@@ -47,14 +47,16 @@ func authorization(ctx context.Context, cfg config, ln net.Listener, logger *slo
 	}
 	v, err := mcpoauth.New(ctx, &mcpoauth.Options{Issuer: cfg.authIssuer, Audience: audience})
 	if err != nil {
-		return nil, done, fmt.Errorf("-auth-issuer: %w", err)
+		return false, done, fmt.Errorf("-auth-issuer: %w", err)
 	}
 	logger.Info("authorization on", "issuer", cfg.authIssuer, "audience", audience)
-	return mcptool.Authorization(v.Verify, &oauthex.ProtectedResourceMetadata{
+	o.TokenVerifier = v.Verify
+	o.ResourceMetadata = &oauthex.ProtectedResourceMetadata{
 		Resource:             audience,
 		AuthorizationServers: []string{cfg.authIssuer},
 		ResourceName:         "mcpgen demo",
-	}), func() { _ = v.Close() }, nil
+	}
+	return true, func() { _ = v.Close() }, nil
 }
 
 // listenIP is the IP address ln listens on, nil if it is not TCP.

@@ -294,10 +294,12 @@ func elicitationReport(res *mcp.ElicitResult) string {
 	return fmt.Sprintf("Elicitation result: action=%s, content=%v", res.Action, res.Content)
 }
 
-// responseText is the text of a sampling answer.
+// responseText is the text of a sampling answer's first text block.
 func responseText(res *mcp.CreateMessageWithToolsResult) string {
-	if t := mcptool.SampleText(res); t != "" {
-		return t
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok && t.Text != "" {
+			return t.Text
+		}
 	}
 	return "(non-text response)"
 }

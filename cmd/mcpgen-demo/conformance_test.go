@@ -264,7 +264,7 @@ func TestTriggerToolChange(t *testing.T) {
 // HTTP on the 2026-07-28 wire: mcpgen seals requestState with AES-GCM, so an
 // altered state is refused before the tool runs, and the real one completes.
 func TestTamperedState(t *testing.T) {
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(newConformanceServer(t)))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(newConformanceServer(t), nil))
 	defer hs.Close()
 	const tool = "test_input_required_result_tampered_state"
 	post := func(params map[string]any) (int, map[string]any) {

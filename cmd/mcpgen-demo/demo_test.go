@@ -223,7 +223,7 @@ func TestStreamableHTTP(t *testing.T) {
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			conf := &confirmer{accept: true}
-			cs := demoSession(t, a, tc.version, mcptest.HTTP(), mcptest.Elicit(conf.handle))
+			cs := demoSession(t, a, tc.version, mcptest.HTTP(nil), mcptest.Elicit(conf.handle))
 			require.Equal(t, tc.want, cs.Session.InitializeResult().ProtocolVersion)
 			assert.Len(t, cs.Tools(), 15) // 12, and the library's 3 (library/)
 			assert.Equal(t, map[string]any{"sum": 3.0}, okResult(t, cs.Call("calculate_sum", map[string]any{"a": 1, "b": 2})))
@@ -243,7 +243,7 @@ func TestStreamableHTTP(t *testing.T) {
 // so a 2025-era client cannot be asked to confirm, and delete_page refuses.
 func TestStatelessHTTP(t *testing.T) {
 	a, _ := newDemoApp(t, nil)
-	cs := demoSession(t, a, "2025-11-25", mcptest.HTTP(mcptool.Stateless()), mcptest.Elicit((&confirmer{accept: true}).handle))
+	cs := demoSession(t, a, "2025-11-25", mcptest.HTTP(&mcptool.HTTPOptions{Stateless: true}), mcptest.Elicit((&confirmer{accept: true}).handle))
 	hits := okResult(t, cs.Call("search_pages", map[string]any{"query": "welcome"}))["results"].([]any)
 	require.Len(t, hits, 1)
 	assert.Contains(t, errResult(t, cs.Call("delete_page", map[string]any{"id": 1})), "cannot ask the user")

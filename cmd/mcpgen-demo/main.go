@@ -288,25 +288,20 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		return err
 	}
 	mux := http.NewServeMux()
-	hopts := []mcptool.HTTPOption{mcptool.Logger(logger), mcptool.BodyReadTimeout(cfg.bodyWait)}
-	authOpt, closeAuth, err := authorization(ctx, cfg, ln, logger)
+	hopts := &mcptool.HTTPOptions{}
+	if a.cluster != nil {
+		hopts = a.cluster.HTTPOptions()
+	}
+	hopts.Logger, hopts.BodyReadTimeout, hopts.Stateless = logger, cfg.bodyWait, cfg.stateless
+	authOn, closeAuth, err := authorization(ctx, cfg, ln, logger, hopts)
 	if err != nil {
 		_ = ln.Close()
 		return err
 	}
 	defer closeAuth()
-	if authOpt != nil {
-		hopts = append(hopts, authOpt)
-	}
-	if cfg.stateless {
-		hopts = append(hopts, mcptool.Stateless())
-	}
-	if a.cluster != nil {
-		hopts = append(hopts, a.cluster.HTTPOptions()...)
-	}
-	h := mcptool.NewHTTPHandler(a.srv, hopts...)
+	h := mcptool.NewHTTPHandler(a.srv, hopts)
 	mux.Handle("/mcp", h)
-	if authOpt != nil { // the protected resource metadata (RFC 9728)
+	if authOn { // the protected resource metadata (RFC 9728)
 		mux.Handle("/.well-known/oauth-protected-resource/", h)
 		mux.Handle("/.well-known/oauth-protected-resource", h)
 	}

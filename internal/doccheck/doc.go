@@ -1,5 +1,6 @@
 // Package doccheck holds the test that compiles every fenced Go block of
-// README.md and docs/*.md, so that no snippet drifts from the API.
+// README.md, CHANGELOG.md and docs/*.md, so that no snippet drifts from the
+// API.
 //
 // A block is one of:
 //

@@ -30,7 +30,10 @@ type block struct {
 
 func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
-var fence = regexp.MustCompile("^```go(?:[ \t]+(fragment|norun))?[ \t]*$")
+// fence opens a Go block. CHANGELOG.md's blocks are indented in its list
+// items; elsewhere an indented block (an illustration in a list, not Go to
+// compile, as in docs/mcpgen.md) is not checked.
+var fence = regexp.MustCompile("^([ \t]*)```go(?:[ \t]+(fragment|norun))?[ \t]*$")
 
 // blocks returns the Go blocks of the Markdown file at root/name.
 func blocks(t *testing.T, root, name string) []block {
@@ -42,14 +45,16 @@ func blocks(t *testing.T, root, name string) []block {
 	defer f.Close()
 	var out []block
 	var cur *block
+	var indent string
 	var body strings.Builder
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
 		case cur == nil:
-			if m := fence.FindStringSubmatch(line); m != nil {
-				cur = &block{file: name, line: n, fragment: m[1] == "fragment", norun: m[1] == "norun"}
+			if m := fence.FindStringSubmatch(line); m != nil && (m[1] == "" || name == "CHANGELOG.md") {
+				cur = &block{file: name, line: n, fragment: m[2] == "fragment", norun: m[2] == "norun"}
+				indent = m[1]
 				body.Reset()
 			}
 		case strings.TrimSpace(line) == "```":
@@ -57,7 +62,7 @@ func blocks(t *testing.T, root, name string) []block {
 			out = append(out, *cur)
 			cur = nil
 		default:
-			body.WriteString(line)
+			body.WriteString(strings.TrimPrefix(line, indent))
 			body.WriteByte('\n')
 		}
 	}
@@ -78,6 +83,7 @@ func imports(file string) map[string]string {
 		"mcptest":     "github.com/mcpgen/mcpgen/mcptool/mcptest",
 		"safety":      "github.com/mcpgen/mcpgen/mcptool/safety",
 		"taskstore":   "github.com/mcpgen/mcpgen/mcptool/taskstore",
+		"cluster":     "github.com/mcpgen/mcpgen/mcptool/cluster",
 		"mcpreflect":  "github.com/mcpgen/mcpgen/reflect",
 		"annotations": "github.com/mcpgen/mcpgen/annotations",
 		"mcpredis":    "github.com/mcpgen/mcpgen/adapters/redis",
@@ -212,14 +218,14 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// TestDocBlocksCompile compiles every fenced Go block of README.md and
-// docs/*.md, runs the programs and the tests among them.
+// TestDocBlocksCompile compiles every fenced Go block of README.md,
+// CHANGELOG.md and docs/*.md, runs the programs and the tests among them.
 func TestDocBlocksCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
 	root := repoRoot(t)
-	files := []string{"README.md"}
+	files := []string{"README.md", "CHANGELOG.md"}
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func planRegistry(opts ...mcptool.Option) *mcptool.Registry {
 		return Plan{
 			City:  in.City,
 			Ok:    out["ok"].(*mcp.ElicitResult).Action == "accept",
-			Tip:   mcptool.SampleText(out["tip"].(*mcp.CreateMessageWithToolsResult)),
+			Tip:   out["tip"].(*mcp.CreateMessageWithToolsResult).Content[0].(*mcp.TextContent).Text,
 			Roots: len(out["roots"].(*mcp.ListRootsResult).Roots),
 		}, nil
 	}, append([]mcptool.Option{mcptool.Description("Plans a trip to a city.")}, opts...)...)
@@ -77,7 +77,7 @@ func TestClientFeatures(t *testing.T) {
 					mcptest.Roots(&mcp.Root{URI: "file:///a"}, &mcp.Root{URI: "file:///b"}),
 				}
 				if transport == "http" {
-					opts = append(opts, mcptest.HTTP())
+					opts = append(opts, mcptest.HTTP(nil))
 				}
 				c := mcptest.Client(t, planRegistry(), opts...)
 				if got := c.Session.InitializeResult().ProtocolVersion; got != version {
@@ -224,7 +224,7 @@ func TestStdio(t *testing.T) {
 // TestNoLeaks checks that the client and servers of mcptest itself leave
 // nothing running, so CheckLeaks reports only the test's own goroutines.
 func TestNoLeaks(t *testing.T) {
-	for _, transport := range []mcptest.Option{mcptest.HTTP(), mcptest.Timeout(mcptest.DefaultTimeout)} {
+	for _, transport := range []mcptest.Option{mcptest.HTTP(nil), mcptest.Timeout(mcptest.DefaultTimeout)} {
 		for _, version := range []string{"2025-11-25", "2026-07-28"} {
 			r := &recorder{}
 			c := mcptest.Client(r, planRegistry(), transport, mcptest.Version(version), mcptest.CheckLeaks(),

@@ -124,7 +124,7 @@ func ExampleSample() {
 		if err != nil {
 			return "", err
 		}
-		return "title: " + mcptool.SampleText(res), nil
+		return "title: " + res.Content[0].(*mcp.TextContent).Text, nil
 	}, mcptool.Description("Suggests a title."))
 	t := &recorder{print: true}
 	defer t.finish()
@@ -192,7 +192,7 @@ func ExampleHTTP() {
 	}, mcptool.Description("Says how it was reached."))
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t := &recorder{print: true}
-		c := mcptest.Client(t, reg, mcptest.HTTP(), mcptest.Version(version))
+		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Version(version))
 		fmt.Println(version, c.Call("where", nil).Text())
 		t.finish()
 	}
@@ -477,7 +477,7 @@ func ExampleHeader() {
 
 	for _, token := range []string{"wrong", "s3cret"} {
 		t := &recorder{print: true}
-		c := mcptest.Client(t, reg, mcptest.HTTP(), mcptest.Header(http.Header{"Authorization": {"Bearer " + token}}))
+		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Header(http.Header{"Authorization": {"Bearer " + token}}))
 		fmt.Printf("%s: %s\n", token, c.Call("balance", nil).Text())
 		t.finish()
 	}

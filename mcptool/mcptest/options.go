@@ -25,7 +25,7 @@ type config struct {
 	copts    mcp.ClientOptions
 	srv      *mcp.Server
 	http     bool
-	httpOpts []mcptool.HTTPOption
+	httpOpts *mcptool.HTTPOptions
 	header   http.Header
 	cmd      *exec.Cmd
 	timeout  time.Duration
@@ -94,9 +94,9 @@ func ClientOptions(opts *mcp.ClientOptions) Option {
 func Server(srv *mcp.Server) Option { return func(c *config) { c.srv = srv } }
 
 // HTTP serves the server over streamable HTTP (mcptool.NewHTTPHandler with
-// opts) on a loopback httptest server, and connects the client to it. The
-// server is shut down when the test ends.
-func HTTP(opts ...mcptool.HTTPOption) Option {
+// opts, nil for the defaults) on a loopback httptest server, and connects
+// the client to it. The server is shut down when the test ends.
+func HTTP(opts *mcptool.HTTPOptions) Option {
 	return func(c *config) { c.http, c.httpOpts = true, opts }
 }
 

@@ -145,7 +145,7 @@ func main() {
 				strings.TrimPrefix(row, "Benchmark"), ans, ab, aal, nns, nb, nal, ans/nns, verdict(ans <= 1.05*nns), ab/nb, aal/nal)
 		}
 	}
-	// 4c. Token verification (mcptool.Authorization with mcpoauth), end to end over HTTP.
+	// 4c. Token verification (mcptool.HTTPOptions.TokenVerifier with mcpoauth), end to end over HTTP.
 	if jns, jb, jal, _, ok := get("BenchmarkAuth/auth=jwt"); ok {
 		ons, ob, oal, _, _ := get("BenchmarkAuth/auth=off")
 		fmt.Printf("auth (HTTP 2026-07-28, RS256 JWT, verification cached): %.0f ns %.0f B %.0f allocs; off %.0f ns %.0f B %.0f allocs: %.3fx time (<=1.05x: %s), %.2fx B, %.2fx allocs\n",

@@ -37,7 +37,7 @@ func main() {
 		os.Exit(1)
 	}
 	hs := &http.Server{
-		Handler:           mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), mcptool.Logger(quiet)),
+		Handler:           mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	go func() { _ = hs.Serve(ln) }()
