@@ -320,9 +320,9 @@ func TestAuthStdio(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(mcptool.Authenticated(t.Context(), testTokens["reader"]))
 	done := make(chan error, 1)
-	var wire syncBuffer // what the server writes
+	var wire syncBuffer // what the server writes, kept before the client can read it
 	go func() {
-		done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: io.MultiWriter(outW, &wire)})
+		done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: io.MultiWriter(&wire, outW)})
 	}()
 	t.Cleanup(func() { cancel(); inW.Close(); <-done })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
