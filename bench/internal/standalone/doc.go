@@ -26,7 +26,7 @@ type Out struct {
 }
 
 // Echo is the tool's function.
-func Echo(_ context.Context, in In) (Out, error) { return Out{Text: in.Text}, nil }
+func Echo(_ context.Context, in In) (Out, error) { return Out(in), nil }
 
 // Name and Description are the tool's.
 const (
