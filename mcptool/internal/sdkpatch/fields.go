@@ -30,28 +30,21 @@ type withCapability struct {
 }
 
 func (w *withCapability) MarshalJSON() ([]byte, error) {
-	var m map[string]json.RawMessage
-	b, err := json.Marshal(w.InitializeResult)
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	caps := map[string]json.RawMessage{}
-	if raw, ok := m["capabilities"]; ok {
-		if err := json.Unmarshal(raw, &caps); err != nil {
-			return nil, err
+	return withMembers(w.InitializeResult, func(m map[string]json.RawMessage) error {
+		caps := map[string]json.RawMessage{}
+		if raw, ok := m["capabilities"]; ok {
+			if err := json.Unmarshal(raw, &caps); err != nil {
+				return err
+			}
 		}
-	}
-	if caps == nil { // "capabilities": null
-		caps = map[string]json.RawMessage{}
-	}
-	caps[w.name] = w.value
-	if m["capabilities"], err = json.Marshal(caps); err != nil {
-		return nil, err
-	}
-	return json.Marshal(m)
+		if caps == nil { // "capabilities": null
+			caps = map[string]json.RawMessage{}
+		}
+		caps[w.name] = w.value
+		var err error
+		m["capabilities"], err = json.Marshal(caps)
+		return err
+	})
 }
 
 // WithToolField returns res, marshalled as go-sdk marshals it, with the
@@ -71,33 +64,44 @@ type withToolField struct {
 }
 
 func (w *withToolField) MarshalJSON() ([]byte, error) {
-	var m map[string]json.RawMessage
-	b, err := json.Marshal(w.ListToolsResult)
+	rest := *w.ListToolsResult
+	rest.Tools = nil // marshalled once, below
+	return withMembers(&rest, func(m map[string]json.RawMessage) error {
+		tools := make([]json.RawMessage, 0, len(w.Tools))
+		for _, t := range w.Tools {
+			var b []byte
+			var err error
+			if v, ok := w.values[t.Name]; ok {
+				b, err = withMembers(t, func(tm map[string]json.RawMessage) error {
+					tm[w.field] = v
+					return nil
+				})
+			} else {
+				b, err = json.Marshal(t)
+			}
+			if err != nil {
+				return err
+			}
+			tools = append(tools, b)
+		}
+		var err error
+		m["tools"], err = json.Marshal(tools)
+		return err
+	})
+}
+
+// withMembers returns v marshalled as go-sdk marshals it, with the members
+// of its JSON object changed by set.
+func withMembers(v any, set func(m map[string]json.RawMessage) error) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
-	tools := make([]json.RawMessage, 0, len(w.Tools))
-	for _, t := range w.Tools {
-		b, err := json.Marshal(t)
-		if err != nil {
-			return nil, err
-		}
-		if v, ok := w.values[t.Name]; ok {
-			var tm map[string]json.RawMessage
-			if err := json.Unmarshal(b, &tm); err != nil {
-				return nil, err
-			}
-			tm[w.field] = v
-			if b, err = json.Marshal(tm); err != nil {
-				return nil, err
-			}
-		}
-		tools = append(tools, b)
-	}
-	if m["tools"], err = json.Marshal(tools); err != nil {
+	if err := set(m); err != nil {
 		return nil, err
 	}
 	return json.Marshal(m)
