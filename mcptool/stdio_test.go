@@ -29,9 +29,15 @@ type stdioPeer struct {
 
 func runStdio(t *testing.T, srv *mcp.Server) *stdioPeer {
 	t.Helper()
+	return runStdioCtx(t, context.Background(), srv)
+}
+
+// runStdioCtx is runStdio serving under ctx.
+func runStdioCtx(t *testing.T, ctx context.Context, srv *mcp.Server) *stdioPeer {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	p := &stdioPeer{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	p.out.Buffer(nil, 1<<20)
 	go func() {

@@ -161,23 +161,3 @@ func TestStdioTaskOwnerIsAuthenticatedPrincipal(t *testing.T) {
 		})
 	}
 }
-
-// runStdioCtx is runStdio serving under ctx.
-func runStdioCtx(t *testing.T, ctx context.Context, srv *mcp.Server) *stdioPeer {
-	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(ctx)
-	p := &stdioPeer{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
-	p.out.Buffer(nil, 1<<20)
-	go func() {
-		p.done <- srv.Run(ctx, &mcptool.StdioTransport{Reader: inR, Writer: outW})
-		_ = outW.Close()
-	}()
-	t.Cleanup(func() {
-		cancel()
-		_ = inW.Close()
-		_ = outR.Close()
-	})
-	return p
-}
