@@ -109,7 +109,6 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		var err error
 		if entered, err = h.bodies.enter(ctx, declared); err != nil {
 			if r.Context().Err() == nil {
-				w.Header().Set("Connection", "close")
 				busy(w)
 			}
 			return nil, nil, false
