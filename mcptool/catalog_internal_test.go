@@ -79,9 +79,9 @@ func TestCatalog(t *testing.T) {
 	assert.Contains(t, out, "# Tools\n")
 	assert.Contains(t, out, "| [`find_events`](#find_events) | Find events | read-only, open world |")
 	assert.Contains(t, out, "| `limit` | integer | no | `10` | ≥ 1; ≤ 100 |  |")
-	assert.Contains(t, out, "\nFind events | pipes escaped.\n")
+	assert.Contains(t, out, "\n> Find events \\| pipes escaped.\n")
 	assert.Contains(t, out, `{"name":"find_events","arguments":{"query":"xxx"}}`)
-	assert.Contains(t, out, "## ping\n\nPing.\n\nHints: destructive, open world.\n\nArguments: none.")
+	assert.Contains(t, out, "## `ping`\n\n**Hints:** destructive, open world.\n\n> Ping.\n\nArguments: none.")
 
 	var js bytes.Buffer
 	require.NoError(t, c.Write(&js, "json", ""))

@@ -661,13 +661,13 @@ func ExampleRegistry_Catalog() {
 	// | --- | --- | --- |
 	// | [`get_weather`](#get_weather) | Get weather | read-only, open world |
 	//
-	// ## get_weather
+	// ## `get_weather`
 	//
-	// **Get weather**
+	// **Hints:** read-only, open world.
 	//
-	// Forecast for a city.
-	//
-	// Hints: read-only, open world.
+	// > **Get weather**
+	// >
+	// > Forecast for a city.
 	//
 	// | Argument | Type | Required | Default | Constraints | Description |
 	// | --- | --- | --- | --- | --- | --- |

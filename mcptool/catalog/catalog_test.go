@@ -112,7 +112,7 @@ func TestMarkdownHints(t *testing.T) {
 	tl.Scopes = []string{"notes:write"}
 	var b bytes.Buffer
 	require.NoError(t, (&catalog.Catalog{Tools: []catalog.Tool{tl}}).Write(&b, "md", "Notes"))
-	assert.Contains(t, b.String(), "Hints: destructive, idempotent, closed world, confirm, task (required), scopes: notes:write.\n")
+	assert.Contains(t, b.String(), "\n**Hints:** destructive, idempotent, closed world, confirm, task (required), scopes: notes:write.\n")
 	assert.Contains(t, b.String(), "| `id` | integer | yes |  | ≥ 1 |  |\n")
 }
 

@@ -298,7 +298,7 @@ func (r *Report) markdown() string {
 		b.WriteString("| Tool | Where | Change |\n| --- | --- | --- |\n")
 		for _, c := range r.Changes {
 			if c.Class == sec.class {
-				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.Tool, c.Where, cell(c.What))
+				fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCode(c.Tool, true), mdCode(c.Where, true), mdText(c.What))
 			}
 		}
 	}

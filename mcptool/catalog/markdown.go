@@ -8,46 +8,60 @@ import (
 )
 
 // writeMarkdown renders the catalogue as Markdown: an index, then per tool
-// its title, description, hints, an argument table, the result's shape and
-// an example call.
+// its hints, its title and description, an argument table, the result's
+// shape and an example call.
+//
+// What the catalogue says of a tool (the line opening with "**Hints:**",
+// the tables' structure) comes before what the tool's author wrote, and
+// the title and description are a blockquote, every line of it escaped
+// (mdescape.go): an author's text renders as text, inside the quote, and
+// can neither forge the hints line nor close the quote.
 func (c *Catalog) writeMarkdown(w io.Writer, title string) error {
 	var b strings.Builder
 	if title != "" {
-		fmt.Fprintf(&b, "# %s\n\n", title)
+		fmt.Fprintf(&b, "# %s\n\n", mdText(title))
 	}
 	b.WriteString("| Tool | Title | Hints |\n| --- | --- | --- |\n")
 	for _, t := range c.Tools {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, anchor(t.Name), cell(t.Title), cell(hintsText(t)))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s |\n", mdCode(t.Name, true), anchor(t.Name), mdText(t.Title), mdText(hintsText(t)))
 	}
 	for _, t := range c.Tools {
-		fmt.Fprintf(&b, "\n## %s\n\n", t.Name)
+		fmt.Fprintf(&b, "\n## %s\n\n", mdCode(t.Name, false))
+		fmt.Fprintf(&b, "**Hints:** %s.\n\n", mdText(hintsText(t)))
 		if t.Title != "" {
-			fmt.Fprintf(&b, "**%s**\n\n", t.Title)
+			fmt.Fprintf(&b, "> **%s**\n", mdText(t.Title))
+			if t.Description != "" {
+				b.WriteString(">\n")
+			}
 		}
 		if t.Description != "" {
-			fmt.Fprintf(&b, "%s\n\n", t.Description)
+			mdQuote(&b, t.Description)
 		}
-		fmt.Fprintf(&b, "Hints: %s.\n\n", hintsText(t))
+		if t.Title != "" || t.Description != "" {
+			b.WriteString("\n")
+		}
 		if len(t.Arguments) == 0 {
 			b.WriteString("Arguments: none.\n\n")
 		} else {
 			b.WriteString("| Argument | Type | Required | Default | Constraints | Description |\n| --- | --- | --- | --- | --- | --- |\n")
 			for _, a := range t.Arguments {
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), defaultText(a, "`"), cell(strings.Join(a.Constraints, "; ")), cell(a.Description))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", mdCode(a.Path, true), mdText(a.Type), yesNo(a.Required),
+					mdCode(defaultText(a, ""), true), mdText(strings.Join(a.Constraints, "; ")), mdText(a.Description))
 			}
 			b.WriteString("\n")
 		}
 		if len(t.Result) > 0 {
 			b.WriteString("Result (`structuredContent`, also sent as JSON text):\n\n| Field | Type | Always present | Description |\n| --- | --- | --- | --- |\n")
 			for _, a := range t.Result {
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.Path, cell(a.Type), yesNo(a.Required), cell(a.Description))
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCode(a.Path, true), mdText(a.Type), yesNo(a.Required), mdText(a.Description))
 			}
 			b.WriteString("\n")
 		} else {
 			b.WriteString("Result: content blocks (no output schema).\n\n")
 		}
 		if call := exampleCall(t, ""); call != "" {
-			fmt.Fprintf(&b, "Example call:\n\n```json\n%s\n```\n", call)
+			fence := mdFence(call)
+			fmt.Fprintf(&b, "Example call:\n\n%sjson\n%s\n%s\n", fence, call, fence)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -120,14 +134,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
-
-func anchor(name string) string {
-	return strings.ToLower(strings.NewReplacer(".", "", " ", "-").Replace(name))
 }
 
 func jsonText(v any) string {
