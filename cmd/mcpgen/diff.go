@@ -11,12 +11,14 @@ import (
 )
 
 // diffUsage opens the help of mcpgen diff.
-const diffUsage = `usage: mcpgen diff [-format markdown|json] [-allow-breaking] [-allow-security] OLD.json NEW.json
+const diffUsage = `usage: mcpgen diff [-format markdown|json] [-allow-breaking] [-allow-security] [-fail-on-loosened] OLD.json NEW.json
 
 Compares two JSON tool catalogues (mcptool's Registry.Catalog written as
-"json") and classes each change as breaking, security-relevant or compatible.
+"json") and classes each change as breaking, security-relevant, guard
+loosened (an argument that was refused is now accepted) or compatible.
 The exit status is 1 when a breaking or security-relevant change is not
-allowed by a flag, 2 on bad usage or unreadable files, 0 otherwise.
+allowed by a flag, or a guard is loosened under -fail-on-loosened; 2 on bad
+usage or unreadable files; 0 otherwise.
 
 `
 
@@ -27,6 +29,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	format := fs.String("format", "markdown", "report format: markdown (a pull-request comment) or json")
 	allowBreaking := fs.Bool("allow-breaking", false, "exit 0 on breaking changes")
 	allowSecurity := fs.Bool("allow-security", false, "exit 0 on security-relevant changes")
+	failLoosened := fs.Bool("fail-on-loosened", false, "exit 1 when a guard is loosened (a widened enum, type or range, a dropped pattern or bound, a new optional argument, ...)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, diffUsage)
 		fs.PrintDefaults()
@@ -68,6 +71,14 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	if r.Has(catalog.Security) && !*allowSecurity {
 		fmt.Fprintln(stderr, "mcpgen diff: security-relevant changes (allow them with -allow-security)")
 		status = 1
+	}
+	if r.Has(catalog.Loosened) {
+		if *failLoosened {
+			fmt.Fprintln(stderr, "mcpgen diff: guards loosened (refused by -fail-on-loosened)")
+			status = 1
+		} else {
+			fmt.Fprintln(stderr, "mcpgen diff: guards loosened, compatible for callers (fail on them with -fail-on-loosened)")
+		}
 	}
 	return status
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,7 +39,8 @@ func TestDiff(t *testing.T) {
 		classes []string // the classes the report must hold, and no other
 	}{
 		{"unchanged", 0, nil},
-		{"compatible", 0, []string{"compatible"}},
+		{"compatible", 0, []string{"guard-loosened", "compatible"}},
+		{"loosened", 0, []string{"guard-loosened"}},
 		{"security", 1, []string{"security-relevant"}},
 		{"breaking", 1, []string{"breaking"}},
 	}
@@ -64,7 +66,7 @@ func TestDiff(t *testing.T) {
 				seen[ch.Class] = true
 			}
 			var classes []string
-			for _, cl := range []string{"breaking", "security-relevant", "compatible"} {
+			for _, cl := range []string{"breaking", "security-relevant", "guard-loosened", "compatible"} {
 				if seen[cl] {
 					classes = append(classes, cl)
 				}
@@ -79,6 +81,16 @@ func TestDiff(t *testing.T) {
 			}
 			if c.name == "breaking" {
 				assert.Equal(t, 0, runDiff([]string{"-allow-breaking", old, new}, &stdout, &stderr))
+			}
+			// -fail-on-loosened fails the run on a loosened guard, and only then.
+			want := 0
+			if slices.Contains(c.classes, "guard-loosened") {
+				want = 1
+			}
+			stderr.Reset()
+			assert.Equal(t, want, runDiff([]string{"-allow-breaking", "-allow-security", "-fail-on-loosened", old, new}, &stdout, &stderr))
+			if want == 1 {
+				assert.Equal(t, "mcpgen diff: guards loosened (refused by -fail-on-loosened)\n", stderr.String())
 			}
 		})
 	}

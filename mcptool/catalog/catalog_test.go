@@ -134,3 +134,46 @@ func TestCompareFollowsRefs(t *testing.T) {
 	}, r.Changes)
 	assert.Empty(t, catalog.Compare(old, old).Changes)
 }
+
+// TestCompareGuardLoosened: each change of the attack run that mcpgen diff
+// called compatible lets through a call that was refused; it is a class of
+// its own, one change each.
+func TestCompareGuardLoosened(t *testing.T) {
+	cases := []struct {
+		name, old, new string
+		where, what    string
+	}{
+		{"enum widened", `{"mode":{"type":"string","enum":["read","list"]}}`, `{"mode":{"type":"string","enum":["read","list","exec"]}}`,
+			"arguments.mode", `enum widened: "exec" now accepted`},
+		{"pattern dropped", `{"path":{"type":"string","pattern":"^[a-z]+$"}}`, `{"path":{"type":"string"}}`,
+			"arguments.path", `pattern "^[a-z]+$" dropped`},
+		{"maxLength dropped", `{"q":{"type":"string","maxLength":200}}`, `{"q":{"type":"string"}}`,
+			"arguments.q", "maxLength 200 dropped"},
+		{"maxItems dropped", `{"files":{"type":"array","items":{"type":"string"},"maxItems":10}}`, `{"files":{"type":"array","items":{"type":"string"}}}`,
+			"arguments.files", "maxItems 10 dropped"},
+		{"maximum raised", `{"size":{"type":"integer","maximum":5e6}}`, `{"size":{"type":"integer","maximum":1e12}}`,
+			"arguments.size", "maximum raised from 5e6 to 1e12"},
+		{"optional argument added", `{"cmd":{"type":"string"}}`, `{"cmd":{"type":"string"},"shell":{"type":"string"}}`,
+			"arguments.shell", "new optional argument"},
+	}
+	schema := func(props string, closed bool) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"type":"object","properties":%s,"additionalProperties":%t}`, props, !closed))
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			old := &catalog.Catalog{Tools: []catalog.Tool{{Name: "run", InputSchema: schema(c.old, true)}}}
+			new := &catalog.Catalog{Tools: []catalog.Tool{{Name: "run", InputSchema: schema(c.new, true)}}}
+			r := catalog.Compare(old, new)
+			assert.Equal(t, []catalog.Change{{Tool: "run", Class: catalog.Loosened, Where: c.where, What: c.what}}, r.Changes)
+			assert.True(t, r.Has(catalog.Loosened))
+			assert.False(t, r.Has(catalog.Compatible))
+		})
+	}
+	t.Run("additionalProperties opened", func(t *testing.T) {
+		props := `{"cmd":{"type":"string"}}`
+		old := &catalog.Catalog{Tools: []catalog.Tool{{Name: "run", InputSchema: schema(props, true)}}}
+		new := &catalog.Catalog{Tools: []catalog.Tool{{Name: "run", InputSchema: schema(props, false)}}}
+		assert.Equal(t, []catalog.Change{{Tool: "run", Class: catalog.Loosened, Where: "arguments", What: "additional properties now accepted"}},
+			catalog.Compare(old, new).Changes)
+	})
+}

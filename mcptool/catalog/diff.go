@@ -27,8 +27,17 @@ const (
 	// can), or says something new to the model (title, description, an
 	// argument's description).
 	Security Class = "security-relevant"
-	// Compatible changes are the rest: widened types and ranges, new
-	// optional arguments, new tools, hints flipped toward safety.
+	// Loosened changes let through arguments that were refused: a widened
+	// type, enum or range, a dropped pattern, format, const, multipleOf or
+	// bound, items no longer unique, additional properties now accepted, a
+	// new optional argument, an argument no longer required. Compatible for
+	// callers, each may remove a defence the schema gave the tool (an enum
+	// that kept "exec" out, a maxLength that bounded the work), so they are
+	// listed apart for a reviewer; mcpgen diff -fail-on-loosened fails on
+	// them.
+	Loosened Class = "guard-loosened"
+	// Compatible changes are the rest: new tools, changed defaults, hints
+	// flipped toward safety, task support made optional.
 	Compatible Class = "compatible"
 )
 
@@ -277,8 +286,8 @@ func (r *Report) markdown() string {
 		count[c.Class]++
 		tools[c.Tool] = true
 	}
-	fmt.Fprintf(&b, "**%d breaking, %d security-relevant, %d compatible** change(s) in %d tool(s): %d added, %d removed.\n",
-		count[Breaking], count[Security], count[Compatible], len(tools), len(r.Added), len(r.Removed))
+	fmt.Fprintf(&b, "**%d breaking, %d security-relevant, %d guard loosened, %d compatible** change(s) in %d tool(s): %d added, %d removed.\n",
+		count[Breaking], count[Security], count[Loosened], count[Compatible], len(tools), len(r.Added), len(r.Removed))
 	for _, sec := range []struct {
 		class Class
 		title string
@@ -286,6 +295,7 @@ func (r *Report) markdown() string {
 	}{
 		{Breaking, "Breaking", "Calls that worked may now fail, or callers read a different result."},
 		{Security, "Security-relevant", "Clients that approved these tools must approve them again."},
+		{Loosened, "Guard loosened", "Calls that were refused are now accepted: compatible for callers, but each may remove a defence. Check that the tool still refuses what it must."},
 		{Compatible, "Compatible", ""},
 	} {
 		if count[sec.class] == 0 {
@@ -343,7 +353,7 @@ func (s *schemaDiff) compare(where string, o, a map[string]any, depth int) {
 		av, aOK := a[k]
 		switch {
 		case !aOK && oOK:
-			s.add(Compatible, where, "%s %s dropped", k, jsonText(ov))
+			s.add(Loosened, where, "%s %s dropped", k, jsonText(ov))
 		case aOK && !oOK:
 			s.add(Breaking, where, "%s %s added", k, jsonText(av))
 		case aOK && jsonText(ov) != jsonText(av):
@@ -360,7 +370,7 @@ func (s *schemaDiff) compare(where string, o, a map[string]any, depth int) {
 		if a["uniqueItems"] == true {
 			s.add(Breaking, where, "items must now be unique")
 		} else {
-			s.add(Compatible, where, "items need no longer be unique")
+			s.add(Loosened, where, "items need no longer be unique")
 		}
 	}
 	if where != "arguments" {
@@ -456,7 +466,7 @@ func (s *schemaDiff) types(where string, o, a map[string]any) {
 	if len(lost) > 0 {
 		s.add(Breaking, where, "type narrowed from %s to %s", typeText(ot), typeText(at))
 	} else if len(gained) > 0 {
-		s.add(Compatible, where, "type widened from %s to %s", typeText(ot), typeText(at))
+		s.add(Loosened, where, "type widened from %s to %s", typeText(ot), typeText(at))
 	}
 }
 
@@ -480,7 +490,7 @@ func (s *schemaDiff) enum(where string, o, a map[string]any) {
 	switch {
 	case !oOK && !aOK:
 	case !aOK:
-		s.add(Compatible, where, "enum dropped: any value of the type is accepted")
+		s.add(Loosened, where, "enum dropped: any value of the type is accepted")
 	case !oOK:
 		s.add(Breaking, where, "enum added: only %s accepted", strings.Join(texts(ae), ", "))
 	default:
@@ -488,7 +498,7 @@ func (s *schemaDiff) enum(where string, o, a map[string]any) {
 			s.add(Breaking, where, "enum narrowed: %s no longer accepted", strings.Join(gone, ", "))
 		}
 		if came := sortedDiff(texts(ae), texts(oe)); len(came) > 0 {
-			s.add(Compatible, where, "enum widened: %s now accepted", strings.Join(came, ", "))
+			s.add(Loosened, where, "enum widened: %s now accepted", strings.Join(came, ", "))
 		}
 	}
 }
@@ -501,14 +511,14 @@ func (s *schemaDiff) bound(where, k string, o, a map[string]any, dir int) {
 	switch {
 	case !oOK && !aOK:
 	case !aOK:
-		s.add(Compatible, where, "%s %s dropped", k, jsonText(o[k]))
+		s.add(Loosened, where, "%s %s dropped", k, jsonText(o[k]))
 	case !oOK:
 		s.add(Breaking, where, "%s %s added", k, jsonText(a[k]))
 	case ov == av:
 	case (av-ov)*float64(dir) > 0:
 		s.add(Breaking, where, "%s %s from %s to %s", k, moved(ov, av), jsonText(o[k]), jsonText(a[k]))
 	default:
-		s.add(Compatible, where, "%s %s from %s to %s", k, moved(ov, av), jsonText(o[k]), jsonText(a[k]))
+		s.add(Loosened, where, "%s %s from %s to %s", k, moved(ov, av), jsonText(o[k]), jsonText(a[k]))
 	}
 }
 
@@ -573,7 +583,7 @@ func (s *schemaDiff) properties(where string, o, a map[string]any, depth int) {
 			if ar[n] {
 				s.add(Breaking, p, "new required argument")
 			} else {
-				s.add(Compatible, p, "new optional argument")
+				s.add(Loosened, p, "new optional argument")
 			}
 			continue
 		case !oHas && !aHas:
@@ -586,7 +596,7 @@ func (s *schemaDiff) properties(where string, o, a map[string]any, depth int) {
 		case ar[n] && !or[n]:
 			s.add(Breaking, p, "now required")
 		case or[n] && !ar[n]:
-			s.add(Compatible, p, "now optional")
+			s.add(Loosened, p, "now optional")
 		}
 		s.compare(p, os, as, depth+1)
 	}
@@ -599,6 +609,6 @@ func (s *schemaDiff) properties(where string, o, a map[string]any, depth int) {
 	case closed(a) && !closed(o):
 		s.add(Breaking, where, "additional properties no longer accepted")
 	case closed(o) && !closed(a):
-		s.add(Compatible, where, "additional properties now accepted")
+		s.add(Loosened, where, "additional properties now accepted")
 	}
 }

@@ -10,7 +10,8 @@
 // [Catalog.Write] renders the document as Markdown, JSON or one
 // self-contained HTML page. [Read] reads a JSON catalogue back, and [Compare]
 // classes what changed between two catalogues: breaking for callers,
-// security-relevant for clients that approved the tools, or compatible. The
+// security-relevant for clients that approved the tools, guard loosened (an
+// argument that was refused is now accepted) or compatible. The
 // command mcpgen diff is Compare on two files.
 //
 // The package depends on nothing of mcptool: it reads and writes files, so
