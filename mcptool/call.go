@@ -358,8 +358,9 @@ func retryIn(d time.Duration) time.Duration {
 // one classifier of a tool's error. A call that asked for input the client
 // has not given yet waits for it, whatever the tool made of the error; a
 // *jsonrpc.Error stays a protocol error; an error meant for the model (see
-// [UserError]) is an isError result with its text; anything else is an
-// internal error, masked unless the registry exposes errors.
+// [UserError]), or one the type handler of the tool's argument shows
+// (mcpreflect.ErrorTexter), is an isError result with its text; anything
+// else is an internal error, masked unless the registry exposes errors.
 func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outcome {
 	if errors.Is(err, ErrInputRequired) || cs.pendingRequests() != nil {
 		return outcome{kind: outInputRequired}
@@ -374,7 +375,15 @@ func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outc
 	if je, ok := protocolError(err); ok {
 		return outcome{kind: outProtocol, err: je}
 	}
-	if IsUserError(err) || cs.reg.cfg.exposeErrors {
+	if IsUserError(err) {
+		return outcome{kind: outToolError, res: ErrorResult(err.Error())}
+	}
+	// The type handler of the tool's argument may know the error's kind (a
+	// gRPC status) and which of them the model reads.
+	if text, ok := t.plan.ErrorText(err); ok && ctx.Err() == nil {
+		return outcome{kind: outToolError, res: ErrorResult(text)}
+	}
+	if cs.reg.cfg.exposeErrors {
 		return outcome{kind: outToolError, res: ErrorResult(err.Error())}
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {

@@ -47,6 +47,29 @@ type TypeHandler interface {
 	Encode(v any) ([]byte, error)
 }
 
+// ErrorTexter is implemented by a [TypeHandler] whose types come with
+// errors of their own kind, which it knows how to show: the protobuf
+// adapter's handler shows a gRPC or Connect status such as NotFound to the
+// model and masks Internal. mcptool asks the handler that owns a tool's
+// argument type about every error the tool returns that is not meant for
+// the model already (mcptool.UserError).
+type ErrorTexter interface {
+	// ErrorText returns the text the model reads for err and true, or
+	// false when err is not one to show (mcptool then reports it as an
+	// internal error, logged).
+	ErrorText(err error) (string, bool)
+}
+
+// ErrorText is what the handler that owns the plan's type says of err
+// (see [ErrorTexter]); false when no handler owns it or the handler does not
+// know err.
+func (p *Plan) ErrorText(err error) (string, bool) {
+	if et, ok := p.handler.(ErrorTexter); ok && err != nil {
+		return et.ErrorText(err)
+	}
+	return "", false
+}
+
 // handlerFor returns the handler among hs that owns t, with t's schema.
 func handlerFor(hs []TypeHandler, t reflect.Type) (TypeHandler, *jsonschema.Schema, error) {
 	for _, h := range hs {

@@ -74,5 +74,5 @@ func ExampleFront() {
 	// {"bookId":"b-1","title":"Dune","authors":["Frank Herbert"],"year":1965,"shelf":"SHELF_FICTION","added":"2026-01-02T03:04:05Z"}
 	// invalid arguments:
 	// - bookId: does not match regex pattern `^b-[0-9]+$` (string.pattern)
-	// Unknown: no book b-9
+	// NotFound: no book b-9
 }

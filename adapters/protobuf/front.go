@@ -12,7 +12,6 @@ import (
 	"google.golang.org/grpc"
 	grpcmd "google.golang.org/grpc/metadata"
 	rpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -31,6 +30,7 @@ type frontConfig struct {
 	prefix   string
 	services []string
 	toolOpts map[string][]mcptool.Option
+	limits   Limits
 }
 
 // Metadata sets the gRPC metadata each call to the server carries: md is
@@ -67,14 +67,21 @@ func MethodOptions(method string, opts ...mcptool.Option) FrontOption {
 // [Types] — as a tool named in snake_case (Library.GetBook becomes
 // get_book), with the same schemas and protovalidate checks as a local
 // method. Each call decodes the arguments into a dynamicpb message, sends
-// it with conn.Invoke and returns the response. A gRPC error of the server
-// is the tool's error (its message shown to the client). Streaming methods
+// it with conn.Invoke and returns the response. Streaming methods
 // and the reflection service itself are skipped.
+//
+// A status error of the server reaches the model as it would from a local
+// implementation (see the package's README: NotFound and the other codes
+// a caller can act on are shown, Internal, Unknown and DataLoss masked).
+// The calls are bounded (a timeout, the size and the number of values of
+// a response, the calls in flight): see [Limits] for the defaults, and
+// [WithLimits].
 func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInterface, opts ...FrontOption) error {
-	var cfg frontConfig
+	cfg := frontConfig{limits: defaultLimits}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	calls := newFrontCalls(cfg.limits)
 	files, services, err := reflectServices(ctx, conn)
 	if err != nil {
 		return fmt.Errorf("mcpproto.Front: %w", err)
@@ -98,7 +105,7 @@ func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInter
 			if md.IsStreamingClient() || md.IsStreamingServer() {
 				continue
 			}
-			fn := remoteMethod(conn, md, set, cfg.metadata)
+			fn := remoteMethod(conn, md, set, cfg.metadata, calls)
 			topts := methodHints(md)
 			if loc := md.ParentFile().SourceLocations().ByDescriptor(md); loc.LeadingComments != "" {
 				topts = append(topts, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments)))
@@ -212,7 +219,7 @@ func fileSet(f protoreflect.FileDescriptor) []byte {
 }
 
 // remoteMethod is the tool function of one fronted method.
-func remoteMethod(conn grpc.ClientConnInterface, md protoreflect.MethodDescriptor, set []byte, metadata func(context.Context) map[string]string) any {
+func remoteMethod(conn grpc.ClientConnInterface, md protoreflect.MethodDescriptor, set []byte, metadata func(context.Context) map[string]string, calls *frontCalls) any {
 	in, out := remoteType(md.Input(), set), remoteType(md.Output(), set)
 	fullMethod := "/" + string(md.Parent().FullName()) + "/" + string(md.Name())
 	ft := reflect.FuncOf([]reflect.Type{reflect.TypeFor[context.Context](), reflect.PointerTo(in)}, []reflect.Type{reflect.PointerTo(out), reflect.TypeFor[error]()}, false)
@@ -225,8 +232,8 @@ func remoteMethod(conn grpc.ClientConnInterface, md protoreflect.MethodDescripto
 		}
 		resp := dynamicpb.NewMessage(outDesc)
 		res := reflect.New(out)
-		if err := conn.Invoke(ctx, fullMethod, req, resp); err != nil {
-			return []reflect.Value{res, reflect.ValueOf(remoteError(err))}
+		if err := calls.invoke(ctx, conn, fullMethod, outDesc, req, resp); err != nil {
+			return []reflect.Value{res, reflect.ValueOf(err)}
 		}
 		res.Elem().Field(0).Set(reflect.ValueOf(resp))
 		return []reflect.Value{res, reflect.Zero(reflect.TypeFor[error]())}
@@ -333,16 +340,4 @@ func withOutgoing(ctx context.Context, md map[string]string) context.Context {
 		ctx = grpcmd.AppendToOutgoingContext(ctx, k, v)
 	}
 	return ctx
-}
-
-// remoteError is the tool error of a failed call: the server's status,
-// which is the server's to show (a cancelled call stays cancelled).
-func remoteError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if s, ok := status.FromError(err); ok {
-		return mcptool.Errorf("%s: %s", s.Code(), s.Message())
-	}
-	return err
 }

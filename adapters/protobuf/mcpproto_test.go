@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -39,7 +41,7 @@ type grpcLibrary struct {
 func (l *grpcLibrary) GetBook(_ context.Context, in *testpb.GetBookRequest) (*testpb.Book, error) {
 	b, ok := l.books[in.GetBookId()]
 	if !ok {
-		return nil, mcptool.Errorf("no book %s", in.GetBookId())
+		return nil, status.Errorf(codes.NotFound, "no book %s", in.GetBookId())
 	}
 	return b, nil
 }
