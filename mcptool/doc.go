@@ -26,7 +26,9 @@
 // the model can act on is a result with IsError set: arguments that break the
 // schema (every offending path and rule listed at once), a policy refusal
 // (rate limit, timeout, missing confirmation), or an error the tool returned
-// marked for the model with [UserError] or [Errorf]. Any other error, and any
+// marked for the model with [UserError] or [Errorf], or one the type handler
+// of the tool's argument shows (mcpreflect.ErrorTexter: the protobuf
+// adapter shows a gRPC status such as NotFound). Any other error, and any
 // panic, is reported as "internal error (ref ...)", with the details logged
 // under the same reference and never shown to the model ([ExposeErrors]
 // turns the masking off). A tool that returns a *jsonrpc.Error makes the call

@@ -3,11 +3,15 @@ package mcptool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/invopop/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -77,4 +81,48 @@ func ExampleTypes() {
 	// isError: true
 	// text: invalid arguments:
 	// - celsius: must be at least -273.15 (minimum)
+}
+
+// errOutOfRange is an error of the Temperature type system.
+type errOutOfRange struct{ max float64 }
+
+func (e errOutOfRange) Error() string { return fmt.Sprintf("above %g °C", e.max) }
+
+// checkedTemperatures is temperatures that also says which errors of its
+// type system the model reads: a [mcpreflect.ErrorTexter].
+type checkedTemperatures struct{ temperatures }
+
+func (checkedTemperatures) ErrorText(err error) (string, bool) {
+	var e errOutOfRange
+	if errors.As(err, &e) {
+		return "out of range: " + e.Error(), true
+	}
+	return "", false // any other error stays internal
+}
+
+// A type handler that implements mcpreflect.ErrorTexter shows the errors it
+// knows, of the tools whose argument it owns; others are internal errors, as
+// ever. The protobuf adapter shows a gRPC status such as NotFound this way.
+func ExampleTypes_errorText() {
+	reg := mcptool.NewRegistry(mcptool.Types(checkedTemperatures{}), mcptool.Logger(slog.New(slog.DiscardHandler)))
+	warmer := func(_ context.Context, t *Temperature) (*Temperature, error) {
+		if t.kelvin > 373.15 {
+			return nil, errOutOfRange{max: 100}
+		}
+		if t.kelvin < 200 {
+			return nil, errors.New("sensor offline")
+		}
+		return &Temperature{kelvin: t.kelvin + 10}, nil
+	}
+	if err := reg.Add("warmer", warmer, mcptool.Description("Adds ten degrees.")); err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _ := reg.Call(context.Background(), "warmer", json.RawMessage(`{"celsius":150}`))
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	res, _ = reg.Call(context.Background(), "warmer", json.RawMessage(`{"celsius":-100}`))
+	fmt.Println(strings.HasPrefix(res.Content[0].(*mcp.TextContent).Text, "internal error (ref "))
+	// Output:
+	// out of range: above 100 °C
+	// true
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -75,4 +76,34 @@ func ExampleFront() {
 	// invalid arguments:
 	// - bookId: does not match regex pattern `^b-[0-9]+$` (string.pattern)
 	// NotFound: no book b-9
+}
+
+// WithLimits bounds what each fronted call may cost: here a response of
+// more than 3 values is refused before it is decoded, and the result names
+// the bound.
+func ExampleWithLimits() {
+	addr, stop, err := startLibrary(newLibrary())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer stop()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer conn.Close()
+
+	reg := mcptool.NewRegistry(mcpproto.Types(), mcptool.NoDescription(), mcptool.Logger(slog.New(slog.DiscardHandler)))
+	ctx := context.Background()
+	err = mcpproto.Front(ctx, reg, conn, mcpproto.WithLimits(mcpproto.Limits{Timeout: 5 * time.Second, MaxResponseValues: 3}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, _ := reg.Call(ctx, "get_book", json.RawMessage(`{"bookId":"b-1"}`))
+	fmt.Println(text(res))
+	// Output:
+	// mcpgen.test.Library/GetBook: the server's response holds more than 3 values (mcpproto.Limits.MaxResponseValues)
 }
