@@ -2,9 +2,13 @@
 // mcptool/catalog) in headless Chromium: the demo's docs/tools.html, a page
 // of hostile descriptions and one of 10,000 tools. Its tests type in the
 // search box, take and check screenshots, run axe-core and time the search.
+// It also renders the Markdown catalogue and mcpgen diff's report of
+// hostile tools through a CommonMark renderer with GitHub's extensions
+// (goldmark), raw HTML passed through, and checks that nothing of the
+// tools' texts became markup.
 //
 // It is a module of its own so that the core module does not depend on a
-// browser driver (chromedp). The tests need the chromium program and the
+// browser driver (chromedp) or a Markdown renderer. The tests need the chromium program and the
 // npm package axe-core (ci.sh installs both); without them they skip, unless
 // MCPGEN_REQUIRE_BROWSER=1, as in CI, makes them fail.
 package browsertest
