@@ -69,7 +69,7 @@ func TestScopesFromTagOptionAndRegistry(t *testing.T) {
 	require.NoError(t, err)
 	var md bytes.Buffer
 	require.NoError(t, cat.Write(&md, "markdown", ""))
-	assert.Contains(t, md.String(), "Hints: read-only, open world, scopes: notes:write notes:read.")
+	assert.Contains(t, md.String(), "\n**Hints:** read-only, open world, scopes: notes:write notes:read.\n")
 }
 
 func TestScopesErrors(t *testing.T) {
