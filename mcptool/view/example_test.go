@@ -25,7 +25,9 @@ type Quote struct {
 // calls.
 func Example() {
 	reg := mcptool.NewRegistry()
-	quote := func(_ context.Context, in StockArgs) (Quote, error) { return Quote{Symbol: in.Symbol, Price: 12.5}, nil }
+	quote := func(_ context.Context, in StockArgs) (Quote, error) {
+		return Quote{Symbol: in.Symbol, Price: 12.5}, nil
+	}
 	err := reg.Add("quote", quote, mcptool.Description("Gets a quote."), mcptool.View(view.Default()))
 	fmt.Println(err)
 
