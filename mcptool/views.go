@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/catalog"
 	"github.com/mcpgen/mcpgen/mcptool/view"
 )
 
@@ -169,6 +170,19 @@ func (t *tool) decorate(cs *callState, v any, res *mcp.CallToolResult) error {
 	}
 	res.Meta[view.HTMLMeta] = html
 	return nil
+}
+
+// catalogView is t's view in the catalogue.
+func catalogView(t *tool) *catalog.View {
+	v := t.view
+	if v == nil {
+		return nil
+	}
+	cv := &catalog.View{URI: v.uri, Visibility: v.ann.Visibility, ConnectDomains: v.ann.ConnectDomains, ResourceDomains: v.ann.ResourceDomains}
+	if v.page != nil {
+		cv.Kind = v.page.Kind()
+	}
+	return cv
 }
 
 // viewResource is t's page as a resource of the server.

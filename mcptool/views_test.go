@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/catalog"
 	"github.com/mcpgen/mcpgen/mcptool/view"
 )
 
@@ -250,4 +251,19 @@ func TestViewRegistrationErrors(t *testing.T) {
 	err = reg.Add("d", func(context.Context, badTag) (string, error) { return "", nil })
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), `visibility takes model and app, not \"user\"`) || strings.Contains(err.Error(), `visibility takes model and app, not "user"`), err.Error())
+}
+
+func TestViewsInCatalog(t *testing.T) {
+	c, err := viewRegistry(t, true).Catalog()
+	require.NoError(t, err)
+	views := map[string]any{}
+	for _, tl := range c.Tools {
+		views[tl.Name] = tl.View
+	}
+	assert.Equal(t, map[string]any{
+		"forecast":  &catalog.View{URI: "ui://mcpgen/forecast.html", Kind: "default", ConnectDomains: []string{"https://api.example.com"}},
+		"search":    &catalog.View{URI: "ui://mcpgen/search.html", Kind: "template"},
+		"open_page": &catalog.View{Visibility: []string{"app"}},
+		"ping":      (*catalog.View)(nil),
+	}, views)
 }

@@ -166,6 +166,10 @@ func (v *View) Check() error {
 // HasPage reports whether v has a page (every view but [AppOnly]).
 func (v *View) HasPage() bool { return v.kind != none }
 
+// Kind says how v's page is made: "default", "template", "page", or ""
+// for [AppOnly].
+func (v *View) Kind() string { return [...]string{"", "default", "template", "page"}[v.kind] }
+
 // Render returns the HTML of a [Template] view for one result's Go value,
 // and "" for other views.
 func (v *View) Render(value any) (string, error) {
