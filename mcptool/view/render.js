@@ -145,7 +145,10 @@
         det.appendChild(sum);
         det.appendChild(value(v, ps, ctx, title));
         var wrap = el("div", "field wide");
-        wrap.appendChild(det);
+        wrap.appendChild(el("dt", "hidden-label", title)); // the summary shows it
+        var ddn = el("dd");
+        ddn.appendChild(det);
+        wrap.appendChild(ddn);
         dl.appendChild(wrap);
         return;
       }
