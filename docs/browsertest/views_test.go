@@ -338,6 +338,20 @@ func TestDemoViews(t *testing.T) {
 			inView[bool](t, h, `(() => { const q = document.querySelector(".tools input"); q.value = ""; q.dispatchEvent(new Event("input")); return true })()`)
 			check(t, v, theme)
 		}
+		// A value that looks like markup stays text.
+		hostile := v
+		sc, _ := json.Marshal(v.result.StructuredContent)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(sc, &m))
+		m["file"] = `<img src=x onerror="alert(1)"><script>alert(2)</script>`
+		hostile.result = &mcp.CallToolResult{Content: v.result.Content, StructuredContent: m}
+		h.mount(t, hostile, "light")
+		viewPoll(t, h, `document.querySelectorAll("#mcpgen-view table tbody tr").length > 0`)
+		assert.Equal(t, 0, inView[int](t, h, `document.querySelectorAll("#mcpgen-view img, #mcpgen-view script").length`), "no element made of a value")
+		assert.Contains(t, inView[string](t, h, `document.getElementById("mcpgen-view").innerText`), `<img src=x onerror="alert(1)">`)
+		h.mu.Lock()
+		assert.Empty(t, h.exceptions)
+		h.mu.Unlock()
 	})
 
 	t.Run("get_weather", func(t *testing.T) {
