@@ -27,6 +27,10 @@
 //	maxDepth=8                nesting depth of the JSON arguments; default 64
 //	task[=required]           may (or must) run as a task; default forbidden
 //	scopes=a:read a:write     OAuth scopes a caller's token must all carry; default none
+//	view[=bool]               a view (MCP Apps): the default one, from the output schema; default none
+//	visibility=app            who may call it: model, app or 'model app'; default both
+//	connectDomains=https://a  origins its view may connect to, separated by spaces; default none
+//	resourceDomains=https://b origins its view may load images, scripts, styles from; default none
 //
 // [Parse] reads a tag, reporting every wrong item at once with the key
 // probably meant; [Tool.Merge] lays options over a tag; [Tool.Check] rejects

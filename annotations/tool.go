@@ -11,6 +11,7 @@ import (
 type Tool struct {
 	Hints
 	Policy
+	View View // the tool's view in the MCP Apps extension
 }
 
 // Keys are the keys of the `mcp` tag, in the order the documentation lists
@@ -20,6 +21,7 @@ func Keys() []string {
 		"title", "readOnly", "destructive", "idempotent", "openWorld",
 		"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "callerConcurrency", "confirm",
 		"maxArgBytes", "maxDepth", "task", "scopes",
+		"view", "visibility", "connectDomains", "resourceDomains",
 	}
 }
 
@@ -50,6 +52,9 @@ func Parse(tag string) (Tool, error) {
 			ok, err = t.Policy.set(it)
 		}
 		if !ok {
+			ok, err = t.View.set(it)
+		}
+		if !ok {
 			msg := fmt.Sprintf("unknown key %q", it.Key)
 			if s := Suggest(it.Key, Keys()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -70,7 +75,7 @@ func Parse(tag string) (Tool, error) {
 // the way options (o) override a tag (t), and a tag overrides a registry's
 // defaults.
 func (t Tool) Merge(o Tool) Tool {
-	return Tool{Hints: t.Hints.Merge(o.Hints), Policy: t.Policy.Merge(o.Policy)}
+	return Tool{Hints: t.Hints.Merge(o.Hints), Policy: t.Policy.Merge(o.Policy), View: t.View.Merge(o.View)}
 }
 
 // Check rejects what cannot be meant: the hint combinations [Hints.Check]

@@ -160,7 +160,7 @@ func TestPolicyResolved(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := annotations.Keys()
-	assert.Len(t, keys, 17)
+	assert.Len(t, keys, 21)
 	for _, k := range keys {
 		tag := k + "=1"
 		if k == "title" {
@@ -177,6 +177,15 @@ func TestKeys(t *testing.T) {
 		}
 		if k == "scopes" {
 			tag = "scopes=a:read"
+		}
+		if k == "view" {
+			tag = "view"
+		}
+		if k == "visibility" {
+			tag = "visibility=app"
+		}
+		if k == "connectDomains" || k == "resourceDomains" {
+			tag = k + "=https://a.example"
 		}
 		_, err := annotations.Parse(tag)
 		assert.NoError(t, err, "every listed key parses: %s", tag)

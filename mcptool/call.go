@@ -367,6 +367,9 @@ func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outc
 	}
 	if err == nil {
 		res, err := t.marshal(v)
+		if err == nil {
+			err = t.decorate(cs, v, res)
+		}
 		if err != nil {
 			return outcome{kind: outInternal, err: err}
 		}

@@ -55,6 +55,7 @@ func (r *Registry) Catalog() (*catalog.Catalog, error) {
 			return nil, err
 		}
 		ct.Example = ex
+		ct.View = catalogView(t)
 		if ct.Fingerprint, err = catalog.Fingerprint(ct); err != nil {
 			return nil, err
 		}

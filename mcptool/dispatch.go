@@ -95,7 +95,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		return nil, err
 	}
 	set := d.reg.snapshot()
-	listAll, ti := d.reg.cfg.listAll, tokenInfoOf(ctx, req.Extra)
+	listAll, ti, ui := d.reg.cfg.listAll, tokenInfoOf(ctx, req.Extra), clientHasUI(req)
 	ours := set.sorted[sort.Search(len(set.sorted), func(i int) bool { return set.sorted[i].name > after }):]
 	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
 	more := false
@@ -107,10 +107,12 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 				own = own[1:] // the registry's tool wins
 			}
 			ot := ours[0]
-			t, ours = ot.def, ours[1:]
-			if !listAll && !mayCall(ot, ti) {
-				continue // the caller's token lacks its scopes (auth.go)
+			ours = ours[1:]
+			def, shown := ot.listedTo(ui) // views.go
+			if !shown || !listAll && !mayCall(ot, ti) {
+				continue // app-only, or the caller's token lacks its scopes (auth.go)
 			}
+			t = def
 		default:
 			t, own = own[0], own[1:]
 			if t.Name <= after || set.byName[t.Name] != nil || t.Name == sdkpatch.ListChangedTool {

@@ -272,6 +272,9 @@ func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolR
 		cs.ti = tokenInfoOf(ctx, nil)
 		return cs, nil
 	}
+	if t.hiddenFrom(req) {
+		return nil, unknownTool(t.name)
+	}
 	cs.peer, cs.ti = sdkPeer{req}, tokenInfoOf(ctx, req.Extra)
 	if req.Params.RequestState == "" {
 		if len(req.Params.InputResponses) > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool/cluster"
+	"github.com/mcpgen/mcpgen/mcptool/view"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -37,6 +38,7 @@ type toolConfig struct {
 	noOutputSchema bool
 	middleware     []Middleware
 	taskSet        TaskSettings
+	view           *view.View // the View option
 }
 
 type registryConfig struct {

@@ -68,7 +68,7 @@ func (r *Registry) mount(s *mcp.Server) *mount {
 // go-sdk must hold itself (mirrorsHeaders) are added to s.
 func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.forgetCollected()
-	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}}
+	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}, views: map[string]*tool{}}
 	_, cancel := r.subscribe(m.apply)
 	m.cancel = func() {
 		cancel()
@@ -83,6 +83,7 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.mounts[m] = struct{}{}
 	r.mu.Unlock()
 	m.reconcile()
+	s.AddReceivingMiddleware(r.viewMiddleware(d == nil)) // inside the tasks' (coreInit)
 	r.serveTasks(s)
 	s.AddReceivingMiddleware(r.answerProbe)
 	return m
@@ -117,8 +118,11 @@ func (m *mount) unmount() {
 			names = append(names, n)
 		}
 		srv.RemoveTools(names...)
+		for _, t := range m.views {
+			srv.RemoveResources(t.view.uri)
+		}
 	}
-	m.served = nil
+	m.served, m.views = nil, nil
 }
 
 // mount follows one registry on one server.
@@ -129,6 +133,7 @@ type mount struct {
 	cancel   func()
 	mu       sync.Mutex
 	served   map[string]*tool // the tools added to the server
+	views    map[string]*tool // the tools whose view pages the server holds (views.go)
 	stopped  bool
 	checked  int // tools compared with the registry: the work of keeping in sync
 }
@@ -170,6 +175,22 @@ func (m *mount) reconcile() {
 			m.served[t.name] = t
 		}
 	}
+	for name, t := range m.views {
+		m.syncView(srv, name, t, set.byName[name])
+	}
+	for _, t := range set.sorted {
+		m.syncView(srv, t.name, m.views[t.name], t)
+	}
+}
+
+// syncView keeps the page of the named tool on the server (syncView in
+// views.go).
+func (m *mount) syncView(srv *mcp.Server, name string, served, cur *tool) {
+	if now := syncView(srv, served, cur); now != nil {
+		m.views[name] = now
+	} else {
+		delete(m.views, name)
+	}
 }
 
 // apply brings the named tools of one change up to date on the server. Each
@@ -192,6 +213,11 @@ func (m *mount) apply(added []*tool, removed []string) {
 	check := func(name string) {
 		m.checked++
 		cur, ok := m.reg.lookup(name)
+		if ok {
+			m.syncView(srv, name, m.views[name], cur)
+		} else {
+			m.syncView(srv, name, m.views[name], nil)
+		}
 		switch served := m.served[name]; {
 		case ok && served != cur && m.holds(cur):
 			srv.AddTool(cur.def, m.reg.toolHandler(cur))

@@ -25,7 +25,8 @@ type tool struct {
 	descSuffix string
 	// undescribedOK silences the warning about a tool without a description.
 	undescribedOK bool
-	rateKey       string // the key of its rate limits and concurrency cap
+	rateKey       string    // the key of its rate limits and concurrency cap
+	view          *toolView // its view (MCP Apps); nil: none (views.go)
 	// call runs the call path for this tool (see call.go); inner is the
 	// same as the innermost [Handler] of its middleware chain, handler the
 	// chain (nil when there is no middleware).
@@ -89,8 +90,12 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	if output.SchemaJSON != nil {
 		def.OutputSchema = output.SchemaJSON
 	}
+	tv, err := newToolView(name, def, ann.View, cfg.view)
+	if err != nil {
+		return nil, defErr(fmt.Errorf("view: %w", err))
+	}
 	return &tool{name: name, def: def, plan: plan, out: output, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
-		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name}, nil
+		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name, view: tv}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.

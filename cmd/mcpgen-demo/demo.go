@@ -186,8 +186,9 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 	// so does execute_command (it only reads, but running programs on the
 	// server is the operator's to grant).
 	read, write, admin := mcptool.Scopes(scopeRead), mcptool.Scopes(scopeWrite), mcptool.Scopes(scopeAdmin)
+	views := demoViews() // views.go
 	check("calculate_sum", mcptool.Add(reg, "calculate_sum", calculateSum, read))
-	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV, read))
+	check("analyze_csv", mcptool.Add(reg, "analyze_csv", d.files.AnalyzeCSV, read, views["analyze_csv"]))
 	check("generate_csv", mcptool.Add(reg, "generate_csv", d.files.GenerateCSV, write))
 	check("delete_file", mcptool.Add(reg, "delete_file", d.files.DeleteFile, append(d.confirmed(), admin)...))
 	if d.commands != nil {
@@ -195,11 +196,13 @@ func registerDemo(reg *mcptool.Registry, d *demo) error {
 			mcptool.AppendDescription(d.commands.description()), admin))
 	}
 	check("github_create_issue", mcptool.Add(reg, "github_create_issue", d.github.CreateIssue, write))
-	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current, read))
+	check("get_weather", mcptool.Add(reg, "get_weather", d.weather.Current, read, views["get_weather"]))
 	check("web_search", mcptool.Add(reg, "web_search", d.search.Web, read))
 	check("create_record", mcptool.Add(reg, "create_record", d.records.Create, write))
-	check("notes", reg.AddMethods(d.notes, mcptool.Method("SearchPages", read), mcptool.Method("GetPage", read),
+	check("notes", reg.AddMethods(d.notes, mcptool.Method("SearchPages", read, views["search_pages"]), mcptool.Method("GetPage", read),
 		mcptool.Method("DeletePage", append(d.confirmed(), admin)...)))
+	// The page search_pages' view opens: get_page, called by the view only.
+	check("open_page", mcptool.Add(reg, "open_page", d.notes.GetPage, read, views["open_page"]))
 	check("library", library.Register(reg, library.New(time.Now), read, write)) // protobuf messages: the registry needs library.Types()
 	return errors.Join(errs...)
 }

@@ -285,7 +285,7 @@ func TestNoCommands(t *testing.T) {
 	a, _ := newDemoApp(t, func(c *config) { c.allow = []string{} })
 	_, ok := a.reg.Tool("execute_command")
 	assert.False(t, ok)
-	assert.Equal(t, 14, len(a.reg.Tools())) // 11, and the library's 3
+	assert.Equal(t, 15, len(a.reg.Tools())) // 12 (open_page among them), and the library's 3
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -57,7 +57,7 @@ func TestDocsCommand(t *testing.T) {
 		} `json:"tools"`
 	}
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &cat))
-	require.Len(t, cat.Tools, 15)
+	require.Len(t, cat.Tools, 16)
 	for _, tl := range cat.Tools {
 		assert.NotEqual(t, "null", string(tl.Example), "%s: the catalogue has an example call", tl.Name)
 	}

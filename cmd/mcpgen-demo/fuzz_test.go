@@ -13,6 +13,10 @@ var fuzzKnown = map[string]string{
 	// Keeps the contract (with mcptest.Tasks, as below), but its valid
 	// documents ask for up to 5,000,000 rows each: 40 s of fuzzing.
 	"generate_csv": "slow: every valid document writes a CSV of up to 5,000,000 rows",
+	// App-only (views.go): a client that does not declare the MCP Apps
+	// extension, as mcptest's, cannot call it; it is get_page's function,
+	// fuzzed as get_page.
+	"open_page": "app-only: get_page's function, called by search_pages' view",
 }
 
 // TestFuzzDemoTools fuzzes every demo tool from its published schema (see

@@ -126,6 +126,7 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 		"create_record":       mcpreflect.FuncDoc(d.records.Create),
 		"search_pages":        mcpreflect.MethodDoc(notes, "SearchPages"),
 		"get_page":            mcpreflect.MethodDoc(notes, "GetPage"),
+		"open_page":           mcpreflect.MethodDoc(notes, "GetPage"), // get_page for search_pages' view (views.go)
 		"delete_page":         mcpreflect.MethodDoc(notes, "DeletePage"),
 	}
 	appended := map[string]string{

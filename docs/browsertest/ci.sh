@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# CI for the HTML tool catalogue in a real browser (docs/browsertest, its own
-# module, so the core does not depend on chromedp): installs Chromium (Debian's
-# package) and axe-core (npm) when absent, checks that the catalogue of 10,000
+# CI for the HTML tool catalogue and the demo's views in a real browser
+# (docs/browsertest, its own module, so the core does not depend on chromedp):
+# installs Chromium (Debian's package), axe-core and ext-apps' host bridge (npm)
+# when absent, bundles the test host (views_test.go; screenshots of each view go
+# to $MCPGEN_VIEW_SCREENSHOTS, by default .ci/artifacts/views), checks that the catalogue of 10,000
 # tools is written in under 1 s (BenchmarkWriteHTML10k), then runs the module's
 # checks and tests (.ci/module.sh) with MCPGEN_REQUIRE_BROWSER=1, which makes a
 # missing browser a failure instead of a skip. .ci/run calls it.
@@ -17,6 +19,11 @@ fi
 chromium --version
 (cd "$here" && npm install --no-audit --no-fund --silent)
 test -f "$here/node_modules/axe-core/axe.min.js"
+# The view tests' host (views_test.go): ext-apps' host-side bridge, AppBridge, and
+# its peer dependencies in one script for a plain page.
+(cd "$here" && npx esbuild host/host.js --bundle --format=iife --log-level=warning --outfile=node_modules/.mcpgen/host.js)
+# Screenshots of the demo's views, kept as CI artifacts.
+export MCPGEN_VIEW_SCREENSHOTS="${MCPGEN_VIEW_SCREENSHOTS:-$root/.ci/artifacts/views}"
 
 # The HTML catalogue of 10,000 tools, written in under 1 s: the best ns/op of
 # three runs of the benchmark, as one run can meet another job on the machine.

@@ -37,6 +37,25 @@ type Tool struct {
 	// Fingerprint is [Fingerprint] of the tool when the catalogue was
 	// written.
 	Fingerprint string `json:"fingerprint,omitempty"`
+	// View is the tool's view in hosts that support MCP Apps; nil when it
+	// has none.
+	View *View `json:"view,omitempty"`
+}
+
+// View is a tool's view (the MCP Apps extension, docs/views.md).
+type View struct {
+	// URI is the ui:// resource of its page; empty for an app-only tool,
+	// which has none.
+	URI string `json:"uri,omitempty"`
+	// Kind is how the page is made: default (from the output schema),
+	// template or page.
+	Kind string `json:"kind,omitempty"`
+	// Visibility is who may call the tool: model, app; empty means both.
+	Visibility []string `json:"visibility,omitempty"`
+	// ConnectDomains and ResourceDomains are the origins the page may
+	// reach: connect to, and load images, scripts, styles and fonts from.
+	ConnectDomains  []string `json:"connectDomains,omitempty"`
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
 }
 
 // Hints are a tool's annotation hints at their effective values (the MCP
@@ -134,6 +153,9 @@ func canonical(t Tool) ([]byte, error) {
 			"openWorld": t.Hints.OpenWorld, "confirm": t.Hints.Confirm, "task": t.Hints.Task,
 		},
 		"scopes": scopes,
+	}
+	if t.View != nil { // tools without a view keep the fingerprints they had
+		doc["view"] = t.View
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

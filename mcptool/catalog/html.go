@@ -70,6 +70,9 @@ func hintBadges(t Tool) []badge {
 	if len(t.Scopes) > 0 {
 		out = append(out, badge{"scopes", "scopes: " + strings.Join(t.Scopes, " "), "OAuth scopes the caller's token needs"})
 	}
+	if t.View != nil {
+		out = append(out, badge{"plain", viewText(*t.View), "Shown as an interactive view in hosts that support MCP Apps (docs/views.md)"})
+	}
 	return out
 }
 

@@ -124,6 +124,9 @@ func hintList(t Tool) []string {
 	if len(t.Scopes) > 0 {
 		parts = append(parts, "scopes: "+strings.Join(t.Scopes, " "))
 	}
+	if t.View != nil {
+		parts = append(parts, viewText(*t.View))
+	}
 	return parts
 }
 

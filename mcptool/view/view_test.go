@@ -1,0 +1,100 @@
+package view_test
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"html/template"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/view"
+)
+
+var (
+	scriptRE = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+	styleRE  = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
+	cspRE    = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
+)
+
+func hashOf(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}
+
+// The page's policy allows exactly its own scripts and styles, by hash, and
+// the declared origins; nothing else.
+func TestDefaultPagePolicy(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"note":{"type":"string","description":"</script><script>alert(1)</script>"}}}`)
+	html, err := view.Default().HTML("Notes & more", schema, annotations.View{ResourceDomains: []string{"https://cdn.example"}})
+	require.NoError(t, err)
+	page := string(html)
+	m := cspRE.FindStringSubmatch(page)
+	require.NotNil(t, m)
+	policy := strings.ReplaceAll(m[1], "&#39;", "'")
+	var scripts, styles []string
+	for _, s := range scriptRE.FindAllStringSubmatch(page, -1) {
+		scripts = append(scripts, hashOf(s[1]))
+	}
+	for _, s := range styleRE.FindAllStringSubmatch(page, -1) {
+		styles = append(styles, hashOf(s[1]))
+	}
+	require.Len(t, scripts, 2, "the helper and the renderer; the schema is a data block")
+	assert.Equal(t, strings.Join([]string{
+		"default-src 'none'",
+		"script-src " + strings.Join(scripts, " ") + " https://cdn.example",
+		"style-src " + strings.Join(styles, " ") + " https://cdn.example",
+		"img-src data: https://cdn.example",
+		"media-src data: https://cdn.example",
+		"font-src https://cdn.example",
+		"connect-src 'none'",
+		"frame-src 'none'",
+		"base-uri 'none'",
+		"form-action 'none'",
+	}, "; "), policy)
+	assert.Contains(t, page, "<title>Notes &amp; more</title>")
+	assert.NotContains(t, page, "</script><script>alert(1)", "the schema cannot close its block")
+	assert.Contains(t, page, `\u003c/script\u003e\u003cscript\u003ealert(1)`)
+}
+
+func TestTemplateRender(t *testing.T) {
+	v := view.Template(template.Must(template.New("t").Parse(`<b>{{.Name}}</b><a href="{{.URL}}">x</a>`))).Style(".x{color:red}")
+	got, err := v.Render(struct{ Name, URL string }{"<img src=x onerror=alert(1)>", "javascript:alert(1)"})
+	require.NoError(t, err)
+	assert.Equal(t, `<b>&lt;img src=x onerror=alert(1)&gt;</b><a href="#ZgotmplZ">x</a>`, got)
+	page, err := v.HTML("T", nil, annotations.View{})
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "<style>.x{color:red}</style>")
+	assert.False(t, strings.Contains(string(page), `<script type="application/json"`), "a template view needs no schema")
+	got, err = view.Default().Render(1)
+	require.NoError(t, err)
+	assert.Empty(t, got)
+}
+
+func TestPage(t *testing.T) {
+	fsys := fstest.MapFS{"v.html": {Data: []byte("<!doctype html><html><HEAD><title>x</title></HEAD><body>hi</body></html>")}}
+	page, err := view.Page(fsys, "v.html").HTML("T", nil, annotations.View{})
+	require.NoError(t, err)
+	s := string(page)
+	assert.True(t, strings.HasPrefix(s, "<!doctype html><html><HEAD><title>x</title><script>"), s[:80])
+	assert.Contains(t, s, "window.mcpgenView = view;")
+	assert.True(t, strings.HasSuffix(s, "</script>\n</HEAD><body>hi</body></html>"))
+
+	_, err = view.Page(fsys, "missing.html").HTML("T", nil, annotations.View{})
+	assert.EqualError(t, err, "view.Page: open missing.html: file does not exist")
+	_, err = view.AppOnly().HTML("T", nil, annotations.View{})
+	assert.EqualError(t, err, "view: an app-only tool has no page")
+}
+
+func TestCheck(t *testing.T) {
+	err := view.Default().Connect("https://a.example/path").Resources("ftp://b.example").Check()
+	assert.EqualError(t, err, `connectDomains: "https://a.example/path" is not an origin: no credentials, path, query or fragment`+"\n"+`resourceDomains: "ftp://b.example" must use https or wss`)
+	assert.NoError(t, view.Default().Connect("wss://live.example").Check())
+	assert.True(t, view.AppOnly().Annotations().AppOnly())
+	assert.False(t, view.AppOnly().HasPage())
+}
