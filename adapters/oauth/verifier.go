@@ -32,7 +32,9 @@ type Options struct {
 	// and the HMAC algorithms are never accepted.
 	Algorithms []string
 	// Leeway is how far exp and nbf may be off, for clocks that drift.
-	// Default 30 seconds; negative: none.
+	// Default 30 seconds; negative: none; at most a minute, the most
+	// mcptool's HTTP handler takes, so that a token the verifier accepts
+	// is never refused after it.
 	Leeway time.Duration
 	// RefetchInterval is how often, at most, a token naming a key the
 	// JWKS does not hold makes the verifier fetch the JWKS again. Default
@@ -65,6 +67,10 @@ type Verifier struct {
 // JWKS.
 var ErrNoJWKS = errors.New("mcpoauth: no JWKS for the issuer")
 
+// MaxLeeway is the most [Options.Leeway] may be: what mcptool's HTTP
+// handler allows a token past its expiry, whatever its verifier says.
+const MaxLeeway = time.Minute
+
 var defaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
 // New discovers the issuer's metadata and fetches its JWKS; the verifier
@@ -76,6 +82,9 @@ func New(ctx context.Context, o *Options) (*Verifier, error) {
 	}
 	if opts.Issuer == "" || opts.Audience == "" {
 		return nil, errors.New("mcpoauth: Options.Issuer and Options.Audience are required")
+	}
+	if opts.Leeway > MaxLeeway {
+		return nil, fmt.Errorf("mcpoauth: Options.Leeway %v is more than %v", opts.Leeway, MaxLeeway)
 	}
 	if opts.Leeway == 0 {
 		opts.Leeway = 30 * time.Second
