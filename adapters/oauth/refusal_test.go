@@ -94,3 +94,36 @@ func TestLeewayAtMostAMinute(t *testing.T) {
 	_, err := mcpoauth.New(t.Context(), &mcpoauth.Options{Issuer: iss.URL, Audience: audience, Leeway: 2 * time.Minute})
 	require.EqualError(t, err, "mcpoauth: Options.Leeway 2m0s is more than 1m0s")
 }
+
+// Access tokens whose header typ is JWT or absent were accepted (issue
+// 33.4): with RequireATJWT only RFC 9068's typ passes; without it, any.
+func TestRequireATJWT(t *testing.T) {
+	iss := newIssuer(t)
+	_, err := iss.AddKey("ES256")
+	require.NoError(t, err)
+	strict := newVerifier(t, iss, mcpoauth.Options{RequireATJWT: true})
+	lenient := newVerifier(t, iss, mcpoauth.Options{})
+	for _, tc := range []struct{ typ, strictErr string }{
+		{"at+jwt", ""},
+		{"AT+JWT", ""},
+		{"application/at+jwt", ""},
+		{"Application/AT+JWT", ""},
+		{"JWT", "invalid token: the token's typ is not at+jwt (RFC 9068)"},
+		{"jwt", "invalid token: the token's typ is not at+jwt (RFC 9068)"},
+		{"at+jwt-not", "invalid token: the token's typ is not at+jwt (RFC 9068)"},
+		{"", "invalid token: the token has no typ; want at+jwt (RFC 9068)"},
+	} {
+		tok, err := iss.TypedToken(tc.typ, oauthtest.Claims{"sub": "ada", "aud": audience, "scope": "notes:read"}, "")
+		require.NoError(t, err)
+		ti, err := strict.Verify(t.Context(), tok, nil)
+		if tc.strictErr == "" {
+			require.NoError(t, err, tc.typ)
+			assert.Equal(t, "ada", ti.UserID, tc.typ)
+		} else {
+			require.EqualError(t, err, tc.strictErr, tc.typ)
+		}
+		ti, err = lenient.Verify(t.Context(), tok, nil)
+		require.NoError(t, err, "off by default: %q", tc.typ)
+		assert.Equal(t, "ada", ti.UserID)
+	}
+}

@@ -46,6 +46,15 @@ type Options struct {
 	// HTTPClient fetches the metadata and the JWKS. Default: a client with
 	// a 10-second timeout.
 	HTTPClient *http.Client
+	// RequireATJWT refuses tokens whose header typ is not "at+jwt" or
+	// "application/at+jwt" (any case): RFC 9068 §2.1 types access tokens
+	// so that another JWT of the issuer's, an ID token say, cannot pass
+	// for one. Off by default, because many issuers sign access tokens
+	// with typ "JWT" or none: Keycloak by default (a per-client setting
+	// added in 2025 switches to at+jwt), and Auth0 unless the API is set
+	// to its RFC 9068 token profile. Look at a token's header before
+	// turning it on (docs/auth.md).
+	RequireATJWT bool
 }
 
 // Verifier verifies the access tokens of one issuer for one audience. Its
@@ -170,6 +179,11 @@ func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*au
 	if !ok || !slices.Contains(v.algs, alg) {
 		return nil, fmt.Errorf("signature algorithm %q is not accepted", alg.String())
 	}
+	if v.opts.RequireATJWT {
+		if err := accessTokenType(h); err != nil {
+			return nil, err
+		}
+	}
 	kid, _ := h.KeyID()
 	key, err := v.key(ctx, kid)
 	if err != nil {
@@ -191,6 +205,19 @@ func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*au
 		return nil, reason(err)
 	}
 	return tokenInfo(tok)
+}
+
+// accessTokenType checks the header typ of RFC 9068 §2.1: "at+jwt", or the
+// full media type "application/at+jwt"; media types are case-insensitive.
+func accessTokenType(h jws.Headers) error {
+	typ, ok := h.Type()
+	if !ok {
+		return errors.New("the token has no typ; want at+jwt (RFC 9068)")
+	}
+	if t := strings.ToLower(typ); t != "at+jwt" && t != "application/at+jwt" {
+		return errors.New("the token's typ is not at+jwt (RFC 9068)")
+	}
+	return nil
 }
 
 // reason says why jwx refused a token, in a few words.

@@ -105,8 +105,14 @@ func (i *Issuer) KeyID(alg string) string {
 type Claims map[string]any
 
 // Token signs claims with the key kid ("" for the first key) into a JWT
-// access token.
+// access token, of header typ "at+jwt" (RFC 9068).
 func (i *Issuer) Token(claims Claims, kid string) (string, error) {
+	return i.TypedToken("at+jwt", claims, kid)
+}
+
+// TypedToken is [Issuer.Token] with the header typ typ ("" for none): for
+// tests of issuers that do not follow RFC 9068's typing.
+func (i *Issuer) TypedToken(typ string, claims Claims, kid string) (string, error) {
 	i.mu.Lock()
 	var k *signingKey
 	for _, x := range i.keys {
@@ -128,7 +134,11 @@ func (i *Issuer) Token(claims Claims, kid string) (string, error) {
 			full[c] = v
 		}
 	}
-	return k.sign(map[string]any{"alg": k.alg, "typ": "at+jwt", "kid": k.kid}, full)
+	header := map[string]any{"alg": k.alg, "kid": k.kid}
+	if typ != "" {
+		header["typ"] = typ
+	}
+	return k.sign(header, full)
 }
 
 // PublicKey returns the public key kid names, as a crypto.PublicKey.
