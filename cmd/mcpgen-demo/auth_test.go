@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,8 @@ func TestDemoAuthorization(t *testing.T) {
 		names = append(names, tl.Name)
 		assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
 	}
-	assert.Contains(t, names, "calculate_sum")
+	// docs/auth.md names them (issue 32.6: it said six).
+	assert.Equal(t, demoReadTools, names)
 	res, err := reader.CallTool(t.Context(), &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
@@ -121,6 +123,10 @@ func TestDemoAuthorization(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
 }
+
+// demoReadTools are the tools a demo:read token lists, as docs/auth.md
+// says.
+var demoReadTools = []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}
 
 type bearer struct{ token string }
 
@@ -203,8 +209,22 @@ func TestAuthTypeScriptClient(t *testing.T) {
 	assert.Equal(t, `Bearer resource_metadata="`+strings.TrimSuffix(url, "/mcp")+`/.well-known/oauth-protected-resource/mcp"`, report.Challenge)
 	assert.Equal(t, []string{iss.URL}, report.AuthorizationServers)
 	assert.Equal(t, []string{"demo:admin", "demo:read", "demo:write"}, report.ScopesSupported)
-	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}, report.Tools)
+	assert.Equal(t, demoReadTools, report.Tools)
 	assert.Equal(t, 5.0, report.Sum)
 	assert.Equal(t, 403, report.DeleteCode)
 	assert.Contains(t, report.DeleteError, "tool delete_file needs the scopes demo:admin")
+}
+
+// docs/auth.md says what a demo:read token lists: the tools
+// TestDemoAuthorization and TestAuthTypeScriptClient see.
+func TestAuthDocReadTools(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "auth.md"))
+	require.NoError(t, err)
+	quoted := make([]string, len(demoReadTools))
+	for i, n := range demoReadTools {
+		quoted[i] = "`" + n + "`"
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	assert.Contains(t, text, "it lists seven read-only tools ("+strings.Join(quoted, ", ")+")")
+	assert.Len(t, demoReadTools, 7)
 }
