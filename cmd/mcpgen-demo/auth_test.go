@@ -228,3 +228,43 @@ func TestAuthDocReadTools(t *testing.T) {
 	assert.Contains(t, text, "it lists seven read-only tools ("+strings.Join(quoted, ", ")+")")
 	assert.Len(t, demoReadTools, 7)
 }
+
+// The TypeScript SDK's OAuth client against the demo and the development
+// issuer (issue 32.6): the interactive flow (dynamic registration, the
+// authorization code with PKCE) ends with a token that lists the tools,
+// and a client_credentials provider that asks for the scope of the 403's
+// challenge steps up from demo:read to call delete_file.
+func TestAuthTypeScriptOAuthFlows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs npm packages and runs the demo binary")
+	}
+	node, dir := nodeWith(t, "core-tasks-e2e", sdkV1Pkg)
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	url, _ := httpDemo(t, buildDemo(t), "-auth-issuer", iss.URL, "-confirm=false")
+	out := runScript(t, node, dir, "auth-code.mjs", url)
+
+	var report struct {
+		Registered         bool
+		AuthorizationScope string
+		PKCE               string
+		InteractiveTools   int
+		ReadTools          int
+		StepUpScopes       []string
+		DeleteText         string
+		DeleteIsError      bool
+		Interactive, Error string
+	}
+	require.NoError(t, json.Unmarshal(out, &report), "%s", out)
+	require.Empty(t, report.Error)
+	require.Empty(t, report.Interactive)
+	assert.True(t, report.Registered, "dynamic client registration")
+	assert.Equal(t, "S256", report.PKCE)
+	assert.Equal(t, "demo:admin demo:read demo:write", report.AuthorizationScope, "the SDK asks for scopes_supported")
+	assert.Greater(t, report.InteractiveTools, len(demoReadTools), "a token of every scope lists more than the read tools")
+	assert.Equal(t, len(demoReadTools), report.ReadTools)
+	assert.Equal(t, []string{"demo:admin", "demo:read"}, report.StepUpScopes)
+	assert.True(t, report.DeleteIsError, "the file does not exist: the tool ran and said so")
+	assert.Contains(t, report.DeleteText, "nothing-here.csv")
+}
