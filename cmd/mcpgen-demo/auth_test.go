@@ -268,3 +268,19 @@ func TestAuthTypeScriptOAuthFlows(t *testing.T) {
 	assert.True(t, report.DeleteIsError, "the file does not exist: the tool ran and said so")
 	assert.Contains(t, report.DeleteText, "nothing-here.csv")
 }
+
+// docs/auth.md's step-up provider is the one auth-code.mjs runs.
+func TestAuthDocStepUpProvider(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "auth.md"))
+	require.NoError(t, err)
+	script, err := os.ReadFile(filepath.Join("testdata", "auth-code.mjs"))
+	require.NoError(t, err)
+	class := func(text string) string {
+		i := strings.Index(text, "class ChallengedScopeProvider {")
+		require.GreaterOrEqual(t, i, 0)
+		j := strings.Index(text[i:], "\n}\n")
+		require.Greater(t, j, 0)
+		return text[i : i+j+2]
+	}
+	assert.Equal(t, class(string(doc)), class(string(script)))
+}

@@ -35,12 +35,12 @@ class MemoryProvider {
 // ChallengedScopeProvider gets client_credentials tokens for the scopes it
 // holds plus those of the last insufficient_scope challenge: watch is the
 // transport's fetch, which reads the challenges.
-class ChallengedScopeProvider extends MemoryProvider {
+// docs/auth.md shows this class: TestAuthDocStepUpProvider keeps them the same.
+class ChallengedScopeProvider {
   constructor(clientId, scope) {
-    super({ client_name: "step-up", redirect_uris: [], grant_types: ["client_credentials"], scope });
     this.scopes = new Set(scope.split(" "));
-    this.saved.client = { client_id: clientId };
-    this.watch = async (input, init) => {
+    this.client = { client_id: clientId };
+    this.watch = async (input, init) => { // the transport's fetch
       const res = await fetch(input, init);
       const challenge = res.headers.get("www-authenticate") ?? "";
       if (res.status === 403 && challenge.includes('error="insufficient_scope"')) {
@@ -50,7 +50,11 @@ class ChallengedScopeProvider extends MemoryProvider {
     };
   }
   get redirectUrl() { return undefined; }
-  prepareTokenRequest() {
+  get clientMetadata() { return { redirect_uris: [], grant_types: ["client_credentials"] }; }
+  clientInformation() { return this.client; }
+  tokens() { return this.saved; }
+  saveTokens(t) { this.saved = t; }
+  prepareTokenRequest() { // the scopes held and those challenged, not clientMetadata's
     return new URLSearchParams({ grant_type: "client_credentials", scope: [...this.scopes].join(" ") });
   }
 }
