@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // Authorization: an MCP server over HTTP as an OAuth 2.1 resource server.
@@ -194,9 +195,9 @@ func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHT
 		a.metaPaths = append(a.metaPaths, "/.well-known/oauth-protected-resource")
 	}
 	a.metaURL = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: a.metaPaths[0]}).String()
-	a.pass = auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
-		return ctx.Value(verifiedKey{}).(*auth.TokenInfo), nil
-	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	a.pass = sdkpatch.WithTokenInfo(func(r *http.Request) *auth.TokenInfo {
+		return r.Context().Value(verifiedKey{}).(*auth.TokenInfo)
+	})
 	return a, nil
 }
 
@@ -229,12 +230,26 @@ func (a *authHTTP) wrap(next http.Handler) http.Handler {
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, "cannot verify the bearer token now", http.StatusServiceUnavailable)
 			return
-		case !ti.Expiration.IsZero() && ti.Expiration.Before(time.Now().Add(-time.Minute)):
-			a.challenge(w, http.StatusUnauthorized, "invalid_token", "", "the bearer token has expired")
+		case tokenExpired(ti, time.Now()):
+			a.challenge(w, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the bearer token has expired")
 			return
 		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
 	})
+}
+
+// tokenLeeway is how long after its expiry a token the TokenVerifier
+// accepted is still taken. The verifier decides expiry, with its own
+// leeway for clocks that drift (adapters/oauth: Options.Leeway, 30 seconds
+// by default and never more than this); this check stops a verifier that
+// does not look at the expiry at all. go-sdk's own check is off
+// (sdkpatch.WithTokenInfo): nothing after the verifier refuses a token
+// it took, and every refusal carries the challenge (challenge).
+const tokenLeeway = time.Minute
+
+// tokenExpired reports whether ti expired more than tokenLeeway before now.
+func tokenExpired(ti *auth.TokenInfo, now time.Time) bool {
+	return !ti.Expiration.IsZero() && ti.Expiration.Add(tokenLeeway).Before(now)
 }
 
 // neededScope is the scope a 401 names (RFC 6750 §3, which the MCP
@@ -267,7 +282,10 @@ func bearer(r *http.Request) (string, bool) {
 }
 
 // challenge answers with code and a WWW-Authenticate: Bearer challenge
-// (RFC 6750 §3, RFC 9728 §5.1).
+// (RFC 6750 §3, RFC 9728 §5.1) naming the resource metadata, so that the
+// client can find where to get a token. It is the one path of every
+// refusal of a token (401 missing, invalid or expired; 403 insufficient
+// scope): nothing else answers 401 or 403 (sdkpatch.WithTokenInfo).
 func (a *authHTTP) challenge(w http.ResponseWriter, code int, errCode, scope, msg string) {
 	params := []string{}
 	if errCode != "" {

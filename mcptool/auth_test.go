@@ -42,6 +42,8 @@ var testTokens = tokens{
 	"reader": {UserID: "ada", Scopes: []string{"notes:read"}, Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"client_id": "cli"}},
 	"writer": {UserID: "bob", Scopes: []string{"notes:read", "notes:write"}, Expiration: time.Now().Add(time.Hour)},
 	"nobody": {UserID: "eve", Expiration: time.Now().Add(time.Hour)},
+	"stale":  {UserID: "ada", Scopes: []string{"notes:read"}, Expiration: time.Now().Add(-2 * time.Minute)}, // a verifier that ignores exp
+	"recent": {UserID: "ada", Scopes: []string{"notes:read"}, Expiration: time.Now().Add(-20 * time.Second)},
 }
 
 type noteArgs struct {
@@ -100,6 +102,8 @@ func TestAuthChallenges(t *testing.T) {
 		"unknown token":  {"Bearer forged", 401, `Bearer error="invalid_token", resource_metadata="` + metaURL + `"`},
 		"empty bearer":   {"Bearer ", 401, `Bearer resource_metadata="` + metaURL + `"`},
 		"issuer down":    {"Bearer down", 503, ""},
+		"expired":        {"Bearer stale", 401, `Bearer error="invalid_token", resource_metadata="` + metaURL + `"`},
+		"in the leeway":  {"Bearer recent", 200, ""}, // go-sdk's RequireBearerToken refused it, without a challenge
 		"good token":     {"Bearer reader", 200, ""},
 		"case of scheme": {"bearer reader", 200, ""},
 	} {

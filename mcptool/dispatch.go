@@ -126,6 +126,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		page = append(page, t)
 	}
 	lr.Tools, lr.NextCursor = page, ""
+	lr.Cacheable = d.reg.toolListCache(ti)
 	if more {
 		lr.NextCursor = base64.RawURLEncoding.EncodeToString([]byte(page[len(page)-1].Name))
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
@@ -733,4 +734,29 @@ func ExampleRegistry_Watch() {
 	// tool changed: b registered: true
 	// tool changed: a registered: false
 	// tools registered: 2
+}
+
+// A registry whose tools change only at start-up can let clients keep its
+// list for a while; Add and Remove still tell every client at once
+// (notifications/tools/list_changed). A list filtered by the caller's
+// token is marked "private" (mcptool.Authenticated here stands for a
+// verified token).
+func ExampleListTTL() {
+	reg := mcptool.NewRegistry(mcptool.ListTTL(10 * time.Minute))
+	_ = reg.Add("ping", func() (string, error) { return "pong", nil })
+	for _, ctx := range []context.Context{
+		context.Background(),
+		mcptool.Authenticated(context.Background(), &auth.TokenInfo{UserID: "ada"}),
+	} {
+		st, ct := mcp.NewInMemoryTransports()
+		ss, _ := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Connect(ctx, st, nil)
+		cs, _ := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+		lr, _ := cs.ListTools(context.Background(), nil)
+		fmt.Println(lr.TTLMs, lr.CacheScope)
+		_ = cs.Close()
+		_ = ss.Close()
+	}
+	// Output:
+	// 600000 public
+	// 600000 private
 }

@@ -267,6 +267,7 @@ func (cs *callState) pendingRequests() mcp.InputRequestMap {
 // again. A state that does not open (forged, altered, expired) or was issued
 // for another call is a protocol error.
 func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*callState, error) {
+	req = toolVisibleRequest(req) // tools see the principal, never the credential
 	cs := &callState{reg: r, tool: t, req: req}
 	if req == nil {
 		cs.ti = tokenInfoOf(ctx, nil)

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,7 +58,8 @@ type registryConfig struct {
 	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
-	listAll       bool // ListAllTools (auth.go)
+	listAll       bool          // ListAllTools (auth.go)
+	listTTL       time.Duration // ListTTL (listcache.go)
 }
 
 type toolOption func(*toolConfig)

@@ -331,48 +331,49 @@ func TestServeCancellation(t *testing.T) {
 	})
 }
 
+// The list changes only when a tool is added or removed, and then every
+// client hears of it, on every transport and era: what lets ListTTL's
+// ttlMs be more than 0 (issue 35.6).
 func TestServeListChanged(t *testing.T) {
-	for _, v := range eras {
-		t.Run(eraName(v), func(t *testing.T) {
-			ctx := context.Background()
-			reg := mcptool.NewRegistry()
-			require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }, mcptool.Description("A.")))
-			changed := make(chan struct{}, 10)
-			cs := connect(t, inMemory, reg, v, &mcp.ClientOptions{
-				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
-			}, nil)
-			names := func() []string {
-				lt, err := cs.ListTools(ctx, nil)
-				require.NoError(t, err)
-				var out []string
-				for _, x := range lt.Tools {
-					out = append(out, x.Name)
-				}
-				return out
-			}
-			assert.Equal(t, []string{"a"}, names())
-			require.NoError(t, reg.Add("b", func() (string, error) { return "b", nil }, mcptool.Description("B.")))
-			select {
-			case <-changed:
-			case <-time.After(3 * time.Second):
-				t.Fatal("no list_changed after Add")
-			}
-			assert.Equal(t, []string{"a", "b"}, names())
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "b"})
+	forEach(t, func(t *testing.T, kind transportKind, v string) {
+		ctx := context.Background()
+		reg := mcptool.NewRegistry()
+		require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }, mcptool.Description("A.")))
+		changed := make(chan struct{}, 10)
+		cs := connect(t, kind, reg, v, &mcp.ClientOptions{
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+		}, nil)
+		names := func() []string {
+			lt, err := cs.ListTools(ctx, nil)
 			require.NoError(t, err)
-			assert.Equal(t, "b", res.Content[0].(*mcp.TextContent).Text)
-
-			reg.Remove("a")
-			select {
-			case <-changed:
-			case <-time.After(3 * time.Second):
-				t.Fatal("no list_changed after Remove")
+			var out []string
+			for _, x := range lt.Tools {
+				out = append(out, x.Name)
 			}
-			assert.Equal(t, []string{"b"}, names())
-			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "a"})
-			require.Error(t, err)
-		})
-	}
+			return out
+		}
+		assert.Equal(t, []string{"a"}, names())
+		require.NoError(t, reg.Add("b", func() (string, error) { return "b", nil }, mcptool.Description("B.")))
+		select {
+		case <-changed:
+		case <-time.After(3 * time.Second):
+			t.Fatal("no list_changed after Add")
+		}
+		assert.Equal(t, []string{"a", "b"}, names())
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "b"})
+		require.NoError(t, err)
+		assert.Equal(t, "b", res.Content[0].(*mcp.TextContent).Text)
+
+		reg.Remove("a")
+		select {
+		case <-changed:
+		case <-time.After(3 * time.Second):
+			t.Fatal("no list_changed after Remove")
+		}
+		assert.Equal(t, []string{"b"}, names())
+		_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "a"})
+		require.Error(t, err)
+	})
 }
 
 func TestServePagination(t *testing.T) {

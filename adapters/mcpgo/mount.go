@@ -153,6 +153,7 @@ func (m *mount) handler(name string) server.ToolHandlerFunc {
 				return nil, fmt.Errorf("tool %q: arguments: %v", name, err)
 			}
 		}
+		req.Header = adapter.VisibleHeader(req.Header) // tools see the caller, never the credential
 		ctx = context.WithValue(ctx, requestKey{}, &req)
 		p, err := newPeer(ctx, srv, &req, args)
 		if err != nil {
@@ -204,8 +205,9 @@ type requestKey struct{}
 
 // Request returns the mcp-go request of the tool call ctx belongs to, when
 // the tool was called through a server mounted with [Mount]: its _meta, and
-// the HTTP headers on HTTP transports. ([mcptool.Request] is nil on this
-// path: it returns go-sdk requests.)
+// the HTTP headers on HTTP transports, without Authorization, Cookie and
+// Proxy-Authorization (read the caller with mcptool.Caller). ([mcptool.Request]
+// is nil on this path: it returns go-sdk requests.)
 func Request(ctx context.Context) *gomcp.CallToolRequest {
 	r, _ := ctx.Value(requestKey{}).(*gomcp.CallToolRequest)
 	return r

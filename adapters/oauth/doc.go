@@ -10,7 +10,8 @@
 // not know (the issuer rotated its keys). [Verifier.Verify] checks the
 // signature with an algorithm of the allowlist (never none, never HMAC: the
 // keys are public), exp and nbf with a small leeway, iss, and that aud names
-// this server's resource identifier (RFC 8707), and caches what it learned
+// this server's resource identifier (RFC 8707), with [Options].RequireATJWT
+// the header typ RFC 9068 gives access tokens, and caches what it learned
 // per token until the token expires, in a bounded cache.
 //
 // Verify has the shape of go-sdk's auth.TokenVerifier, the seam

@@ -32,7 +32,9 @@ type Options struct {
 	// and the HMAC algorithms are never accepted.
 	Algorithms []string
 	// Leeway is how far exp and nbf may be off, for clocks that drift.
-	// Default 30 seconds; negative: none.
+	// Default 30 seconds; negative: none; at most a minute, the most
+	// mcptool's HTTP handler takes, so that a token the verifier accepts
+	// is never refused after it.
 	Leeway time.Duration
 	// RefetchInterval is how often, at most, a token naming a key the
 	// JWKS does not hold makes the verifier fetch the JWKS again. Default
@@ -44,6 +46,15 @@ type Options struct {
 	// HTTPClient fetches the metadata and the JWKS. Default: a client with
 	// a 10-second timeout.
 	HTTPClient *http.Client
+	// RequireATJWT refuses tokens whose header typ is not "at+jwt" or
+	// "application/at+jwt" (any case): RFC 9068 §2.1 types access tokens
+	// so that another JWT of the issuer's, an ID token say, cannot pass
+	// for one. Off by default, because many issuers sign access tokens
+	// with typ "JWT" or none: Keycloak by default (a per-client setting
+	// added in 2025 switches to at+jwt), and Auth0 unless the API is set
+	// to its RFC 9068 token profile. Look at a token's header before
+	// turning it on (docs/auth.md).
+	RequireATJWT bool
 }
 
 // Verifier verifies the access tokens of one issuer for one audience. Its
@@ -65,6 +76,10 @@ type Verifier struct {
 // JWKS.
 var ErrNoJWKS = errors.New("mcpoauth: no JWKS for the issuer")
 
+// MaxLeeway is the most [Options.Leeway] may be: what mcptool's HTTP
+// handler allows a token past its expiry, whatever its verifier says.
+const MaxLeeway = time.Minute
+
 var defaultAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
 
 // New discovers the issuer's metadata and fetches its JWKS; the verifier
@@ -76,6 +91,9 @@ func New(ctx context.Context, o *Options) (*Verifier, error) {
 	}
 	if opts.Issuer == "" || opts.Audience == "" {
 		return nil, errors.New("mcpoauth: Options.Issuer and Options.Audience are required")
+	}
+	if opts.Leeway > MaxLeeway {
+		return nil, fmt.Errorf("mcpoauth: Options.Leeway %v is more than %v", opts.Leeway, MaxLeeway)
 	}
 	if opts.Leeway == 0 {
 		opts.Leeway = 30 * time.Second
@@ -161,6 +179,11 @@ func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*au
 	if !ok || !slices.Contains(v.algs, alg) {
 		return nil, fmt.Errorf("signature algorithm %q is not accepted", alg.String())
 	}
+	if v.opts.RequireATJWT {
+		if err := accessTokenType(h); err != nil {
+			return nil, err
+		}
+	}
 	kid, _ := h.KeyID()
 	key, err := v.key(ctx, kid)
 	if err != nil {
@@ -182,6 +205,19 @@ func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*au
 		return nil, reason(err)
 	}
 	return tokenInfo(tok)
+}
+
+// accessTokenType checks the header typ of RFC 9068 §2.1: "at+jwt", or the
+// full media type "application/at+jwt"; media types are case-insensitive.
+func accessTokenType(h jws.Headers) error {
+	typ, ok := h.Type()
+	if !ok {
+		return errors.New("the token has no typ; want at+jwt (RFC 9068)")
+	}
+	if t := strings.ToLower(typ); t != "at+jwt" && t != "application/at+jwt" {
+		return errors.New("the token's typ is not at+jwt (RFC 9068)")
+	}
+	return nil
 }
 
 // reason says why jwx refused a token, in a few words.

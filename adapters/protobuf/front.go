@@ -35,8 +35,13 @@ type frontConfig struct {
 
 // Metadata sets the gRPC metadata each call to the server carries: md is
 // asked on every call, with the call's context (mcptool's context
-// helpers work in it), and what it returns is sent, e.g. an
-// "authorization" header of the client's or the server's own.
+// helpers work in it), and what it returns is sent. It is the MCP
+// server's own outbound credentials and context, e.g. an "authorization"
+// with a token the MCP server holds for the gRPC server, or the caller's
+// subject from mcptool.Caller. Never the MCP client's token: the MCP
+// authorization specification forbids passing it through, and the
+// request's Authorization, Cookie and Proxy-Authorization headers do not
+// reach md (mcptool.Request shows the headers without them).
 func Metadata(md func(ctx context.Context) map[string]string) FrontOption {
 	return func(c *frontConfig) { c.metadata = md }
 }

@@ -69,7 +69,8 @@ func listenIP(ln net.Listener) net.IP {
 
 // runIssuer is the issuer subcommand: a development authorization server on
 // loopback that grants any client_credentials token asked for (the scope
-// and resource of the form), for trying -auth-issuer out. Never expose it.
+// and resource of the form), and authorization codes with PKCE to clients
+// it registers (oauthtest), for trying -auth-issuer out. Never expose it.
 func runIssuer(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpgen-demo issuer", flag.ContinueOnError)
 	fs.SetOutput(stderr)

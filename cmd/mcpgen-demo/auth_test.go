@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,8 @@ func TestDemoAuthorization(t *testing.T) {
 		names = append(names, tl.Name)
 		assert.True(t, tl.Annotations.ReadOnlyHint, tl.Name)
 	}
-	assert.Contains(t, names, "calculate_sum")
+	// docs/auth.md names them (issue 32.6: it said six).
+	assert.Equal(t, demoReadTools, names)
 	res, err := reader.CallTool(t.Context(), &mcp.CallToolParams{Name: "calculate_sum", Arguments: map[string]any{"a": 1, "b": 2}})
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
@@ -121,6 +123,10 @@ func TestDemoAuthorization(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
 }
+
+// demoReadTools are the tools a demo:read token lists, as docs/auth.md
+// says.
+var demoReadTools = []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}
 
 type bearer struct{ token string }
 
@@ -203,8 +209,78 @@ func TestAuthTypeScriptClient(t *testing.T) {
 	assert.Equal(t, `Bearer resource_metadata="`+strings.TrimSuffix(url, "/mcp")+`/.well-known/oauth-protected-resource/mcp"`, report.Challenge)
 	assert.Equal(t, []string{iss.URL}, report.AuthorizationServers)
 	assert.Equal(t, []string{"demo:admin", "demo:read", "demo:write"}, report.ScopesSupported)
-	assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}, report.Tools)
+	assert.Equal(t, demoReadTools, report.Tools)
 	assert.Equal(t, 5.0, report.Sum)
 	assert.Equal(t, 403, report.DeleteCode)
 	assert.Contains(t, report.DeleteError, "tool delete_file needs the scopes demo:admin")
+}
+
+// docs/auth.md says what a demo:read token lists: the tools
+// TestDemoAuthorization and TestAuthTypeScriptClient see.
+func TestAuthDocReadTools(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "auth.md"))
+	require.NoError(t, err)
+	quoted := make([]string, len(demoReadTools))
+	for i, n := range demoReadTools {
+		quoted[i] = "`" + n + "`"
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	assert.Contains(t, text, "it lists seven read-only tools ("+strings.Join(quoted, ", ")+")")
+	assert.Len(t, demoReadTools, 7)
+}
+
+// The TypeScript SDK's OAuth client against the demo and the development
+// issuer (issue 32.6): the interactive flow (dynamic registration, the
+// authorization code with PKCE) ends with a token that lists the tools,
+// and a client_credentials provider that asks for the scope of the 403's
+// challenge steps up from demo:read to call delete_file.
+func TestAuthTypeScriptOAuthFlows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs npm packages and runs the demo binary")
+	}
+	node, dir := nodeWith(t, "core-tasks-e2e", sdkV1Pkg)
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	url, _ := httpDemo(t, buildDemo(t), "-auth-issuer", iss.URL, "-confirm=false")
+	out := runScript(t, node, dir, "auth-code.mjs", url)
+
+	var report struct {
+		Registered         bool
+		AuthorizationScope string
+		PKCE               string
+		InteractiveTools   int
+		ReadTools          int
+		StepUpScopes       []string
+		DeleteText         string
+		DeleteIsError      bool
+		Interactive, Error string
+	}
+	require.NoError(t, json.Unmarshal(out, &report), "%s", out)
+	require.Empty(t, report.Error)
+	require.Empty(t, report.Interactive)
+	assert.True(t, report.Registered, "dynamic client registration")
+	assert.Equal(t, "S256", report.PKCE)
+	assert.Equal(t, "demo:admin demo:read demo:write", report.AuthorizationScope, "the SDK asks for scopes_supported")
+	assert.Greater(t, report.InteractiveTools, len(demoReadTools), "a token of every scope lists more than the read tools")
+	assert.Equal(t, len(demoReadTools), report.ReadTools)
+	assert.Equal(t, []string{"demo:admin", "demo:read"}, report.StepUpScopes)
+	assert.True(t, report.DeleteIsError, "the file does not exist: the tool ran and said so")
+	assert.Contains(t, report.DeleteText, "nothing-here.csv")
+}
+
+// docs/auth.md's step-up provider is the one auth-code.mjs runs.
+func TestAuthDocStepUpProvider(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "auth.md"))
+	require.NoError(t, err)
+	script, err := os.ReadFile(filepath.Join("testdata", "auth-code.mjs"))
+	require.NoError(t, err)
+	class := func(text string) string {
+		i := strings.Index(text, "class ChallengedScopeProvider {")
+		require.GreaterOrEqual(t, i, 0)
+		j := strings.Index(text[i:], "\n}\n")
+		require.Greater(t, j, 0)
+		return text[i : i+j+2]
+	}
+	assert.Equal(t, class(string(doc)), class(string(script)))
 }

@@ -11,6 +11,7 @@ package adapter
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -58,3 +59,11 @@ func Invoke(ctx context.Context, reg *mcptool.Registry, name string, args json.R
 	}
 	return reg.Call(peerctx.With(ctx, peer), name, args)
 }
+
+// VisibleHeader is h without the headers that carry the client's
+// credentials (Authorization, Cookie, Proxy-Authorization, any case): what
+// an adapter may hand tools of its library's request, as mcptool does with
+// go-sdk's ([mcptool.Request]). Tools learn the caller from
+// [mcptool.Caller], never from the credential. h is returned as is when it
+// holds none of them, else a copy.
+func VisibleHeader(h http.Header) http.Header { return peerctx.VisibleHeader(h) }

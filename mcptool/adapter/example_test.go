@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,4 +92,13 @@ func printResult(res *mcp.CallToolResult, err error) {
 			fmt.Println("text:", t.Text)
 		}
 	}
+}
+
+// An adapter hands its tools the request's headers without the client's
+// credentials.
+func ExampleVisibleHeader() {
+	h := http.Header{"Authorization": {"Bearer secret"}, "Cookie": {"s=1"}, "X-Trace": {"t-1"}}
+	fmt.Println(adapter.VisibleHeader(h))
+	// Output:
+	// map[X-Trace:[t-1]]
 }

@@ -461,29 +461,32 @@ func ExampleSeed() {
 	// mcptest: fuzz weekday (seed 2): 34 documents, 8 valid, 26 invalid: contract kept
 }
 
-// Header sends headers with every HTTP request: here the bearer token a
-// middleware of the registry checks before any tool runs.
+// Header sends headers with every HTTP request: here the tenant a
+// middleware of the registry checks before any tool runs. (Credentials —
+// Authorization, Cookie, Proxy-Authorization — never reach tools or
+// middleware: the server checks tokens with HTTPOptions.TokenVerifier, and
+// tools read the caller with mcptool.Caller.)
 func ExampleHeader() {
-	requireToken := func(next mcptool.Handler) mcptool.Handler {
+	requireTenant := func(next mcptool.Handler) mcptool.Handler {
 		return func(ctx context.Context, call *mcptool.Call) (*mcp.CallToolResult, error) {
-			if call.Request == nil || call.Request.Extra == nil || call.Request.Extra.Header.Get("Authorization") != "Bearer s3cret" {
-				return mcptool.ErrorResult("unauthorized: send a valid token"), nil
+			if call.Request == nil || call.Request.Extra == nil || call.Request.Extra.Header.Get("X-Tenant") != "acme" {
+				return mcptool.ErrorResult("unknown tenant: send X-Tenant"), nil
 			}
 			return next(ctx, call)
 		}
 	}
-	reg := mcptool.NewRegistry(mcptool.Use(requireToken))
+	reg := mcptool.NewRegistry(mcptool.Use(requireTenant))
 	_ = reg.Add("balance", func() (string, error) { return "42 EUR", nil }, mcptool.Description("Shows the account balance."))
 
-	for _, token := range []string{"wrong", "s3cret"} {
+	for _, tenant := range []string{"other", "acme"} {
 		t := &recorder{print: true}
-		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Header(http.Header{"Authorization": {"Bearer " + token}}))
-		fmt.Printf("%s: %s\n", token, c.Call("balance", nil).Text())
+		c := mcptest.Client(t, reg, mcptest.HTTP(nil), mcptest.Header(http.Header{"X-Tenant": {tenant}}))
+		fmt.Printf("%s: %s\n", tenant, c.Call("balance", nil).Text())
 		t.finish()
 	}
 	// Output:
-	// wrong: unauthorized: send a valid token
-	// s3cret: 42 EUR
+	// other: unknown tenant: send X-Tenant
+	// acme: 42 EUR
 }
 
 // Tasks declares the tasks extension: a tool that runs as a task answers

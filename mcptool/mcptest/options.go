@@ -101,8 +101,10 @@ func HTTP(opts *mcptool.HTTPOptions) Option {
 }
 
 // Header sends h with every HTTP request of the client (see [HTTP]): a
-// bearer token, an API key, whatever the server's authorization reads
-// (tools see it in mcptool.Request(ctx).Extra.Header).
+// bearer token for the server's TokenVerifier, or a header tools read in
+// mcptool.Request(ctx).Extra.Header (which never holds Authorization,
+// Cookie or Proxy-Authorization: tools see the verified caller,
+// mcptool.Caller).
 func Header(h http.Header) Option { return func(c *config) { c.header = h } }
 
 // Command runs cmd and talks to it over its stdin and stdout: the program's

@@ -1,8 +1,8 @@
 // Package oauthtest is an OAuth authorization server for tests and local
 // development: it publishes RFC 8414 metadata and a JWKS, and signs RS256
 // and ES256 access tokens (RFC 9068) with its keys. Its token endpoint
-// grants client_credentials to anyone who asks, for any scope: serve it on
-// loopback only.
+// grants client_credentials to anyone who asks, for any scope, and
+// authorization codes without asking a user: serve it on loopback only.
 package oauthtest
 
 import (
@@ -35,6 +35,9 @@ type Issuer struct {
 	mu   sync.Mutex
 	keys []*signingKey // published in the JWKS, in order
 	n    int
+
+	clients map[string]client // registered (authcode.go)
+	codes   map[string]grant  // authorization codes not yet exchanged
 }
 
 type signingKey struct {
@@ -105,8 +108,14 @@ func (i *Issuer) KeyID(alg string) string {
 type Claims map[string]any
 
 // Token signs claims with the key kid ("" for the first key) into a JWT
-// access token.
+// access token, of header typ "at+jwt" (RFC 9068).
 func (i *Issuer) Token(claims Claims, kid string) (string, error) {
+	return i.TypedToken("at+jwt", claims, kid)
+}
+
+// TypedToken is [Issuer.Token] with the header typ typ ("" for none): for
+// tests of issuers that do not follow RFC 9068's typing.
+func (i *Issuer) TypedToken(typ string, claims Claims, kid string) (string, error) {
 	i.mu.Lock()
 	var k *signingKey
 	for _, x := range i.keys {
@@ -128,7 +137,11 @@ func (i *Issuer) Token(claims Claims, kid string) (string, error) {
 			full[c] = v
 		}
 	}
-	return k.sign(map[string]any{"alg": k.alg, "typ": "at+jwt", "kid": k.kid}, full)
+	header := map[string]any{"alg": k.alg, "kid": k.kid}
+	if typ != "" {
+		header["typ"] = typ
+	}
+	return k.sign(header, full)
 }
 
 // PublicKey returns the public key kid names, as a crypto.PublicKey.
@@ -177,7 +190,10 @@ func (k *signingKey) sign(header map[string]any, claims Claims) (string, error) 
 
 // Handler serves the issuer's metadata (RFC 8414 and OpenID Connect
 // discovery), its JWKS at /jwks, and a token endpoint at /token granting
-// client_credentials: the form's scope, and its resource as aud (RFC 8707).
+// client_credentials (the form's scope, and its resource as aud, RFC
+// 8707) and authorization codes: /register registers a client with
+// loopback redirect URIs (RFC 7591), /authorize grants a code for PKCE's
+// S256 at once, without asking anyone (authcode.go).
 func (i *Issuer) Handler() http.Handler {
 	mux := http.NewServeMux()
 	meta := func(w http.ResponseWriter, r *http.Request) {
@@ -187,7 +203,8 @@ func (i *Issuer) Handler() http.Handler {
 			"jwks_uri":                              base + "/jwks",
 			"authorization_endpoint":                base + "/authorize",
 			"token_endpoint":                        base + "/token",
-			"grant_types_supported":                 []string{"client_credentials"},
+			"registration_endpoint":                 base + "/register",
+			"grant_types_supported":                 []string{"authorization_code", "client_credentials"},
 			"response_types_supported":              []string{"code"},
 			"code_challenge_methods_supported":      []string{"S256"},
 			"token_endpoint_auth_methods_supported": []string{"none"},
@@ -203,28 +220,43 @@ func (i *Issuer) Handler() http.Handler {
 		}
 		writeJSON(w, set)
 	})
+	mux.HandleFunc("POST /register", i.register)
+	mux.HandleFunc("GET /authorize", i.authorize)
 	mux.HandleFunc("POST /token", func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil || r.PostForm.Get("grant_type") != "client_credentials" {
-			w.WriteHeader(http.StatusBadRequest)
-			writeJSON(w, map[string]string{"error": "unsupported_grant_type"})
+		if err := r.ParseForm(); err != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "the body is not a form")
 			return
 		}
-		client := r.PostForm.Get("client_id")
-		if client == "" {
-			client = "dev-client"
+		switch r.PostForm.Get("grant_type") {
+		case "authorization_code":
+			i.exchange(w, r)
+		case "client_credentials":
+			client := r.PostForm.Get("client_id")
+			if client == "" {
+				client = "dev-client"
+			}
+			i.grantToken(w, r, Claims{"sub": client, "client_id": client, "scope": r.PostForm.Get("scope")}, r.PostForm.Get("resource"))
+		default:
+			oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or client_credentials")
 		}
-		claims := Claims{"iss": i.base(r), "sub": client, "client_id": client, "scope": r.PostForm.Get("scope")}
-		if res := r.PostForm.Get("resource"); res != "" {
-			claims["aud"] = res
-		}
-		tok, err := i.Token(claims, "")
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": claims["scope"]})
 	})
 	return mux
+}
+
+// grantToken answers a token request with an access token of claims, for
+// resource (its aud; none if empty).
+func (i *Issuer) grantToken(w http.ResponseWriter, r *http.Request, claims Claims, resource string) {
+	claims["iss"] = i.base(r)
+	if resource != "" {
+		claims["aud"] = resource
+	}
+	tok, err := i.Token(claims, "")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": claims["scope"]})
 }
 
 // base is the issuer identifier: its URL when started by NewIssuer, else

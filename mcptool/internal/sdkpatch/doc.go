@@ -21,6 +21,9 @@
 //   - WithCapability and WithToolField: result members go-sdk has no field
 //     for (capabilities.tasks, a tool's execution), added to its JSON
 //     (TestGoSDKLacksResultFields, TestGoSDKSendsMiddlewareResults);
+//   - WithTokenInfo: the verified TokenInfo handed to go-sdk's handler
+//     without its bearer check, which refused a token inside the
+//     verifier's leeway with a bare 401 (TestWithTokenInfoNeverRefuses);
 //   - MethodNotFound and ResponseCode: a -32601 whose message go-sdk would
 //     replace, and a JSON-RPC code for the errors go-sdk sends with code 0
 //     (TestGoSDKErrorWording).
