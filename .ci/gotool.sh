@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# The generator installed the way Go installs tools, as README.md and
-# docs/mcpgen.md show it: in a fresh module,
+# A module of a user's, outside this repository, set up exactly as README.md's
+# "Use it in your module" says for a checkout: replace lines for the core and
+# the adapter it uses, then
 #
+#   go get github.com/mcpgen/mcpgen/mcptool
+#   go get github.com/mcpgen/mcpgen/mcptool/mcptest
+#   go get github.com/mcpgen/mcpgen/adapters/otel
 #   go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
 #   //go:generate go tool mcpgen
 #
-# must work with no further go.mod edits. This script does it in a temporary
-# module whose go.mod points github.com/mcpgen/mcpgen at this checkout, then
-# generates, builds and runs a program and checks that the tool it registers
-# has the descriptions of its doc comments (which only mcpgen_gen.go carries).
+# must work with no further go.mod edits. It generates, builds and runs a
+# server with the OpenTelemetry adapter, checks that the tool it registers has
+# the descriptions of its doc comments (which only mcpgen_gen.go carries), runs
+# its mcptest test, and classes a change of its catalogue with go tool mcpgen
+# diff.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$PATH:/usr/local/go/bin"
@@ -16,12 +21,14 @@ export GOWORK=off GOFLAGS=-mod=mod # as a user has it, outside this workspace
 
 # Every dependency in the module cache, fetched through the proxy.
 (cd "$root" && go mod download)
+(cd "$root/adapters/otel" && go mod download)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 go mod init example.com/greeter
-go mod edit -replace "github.com/mcpgen/mcpgen=$root"
+go mod edit -replace "github.com/mcpgen/mcpgen=$root" \
+            -replace "github.com/mcpgen/mcpgen/adapters/otel=$root/adapters/otel"
 
 # The module proxy these scripts run against answers 403, not 404, for the
 # path github.com/mcpgen/mcpgen/cmd/mcpgen, which go get then takes for an
@@ -33,11 +40,14 @@ go mod edit -replace "github.com/mcpgen/mcpgen=$root"
 # module proxy cannot: the modules were checked against this repository's
 # go.sum when go mod download fetched them, so the checksum database is not
 # asked again (GOSUMDB=off).
-GOPROXY=off GOSUMDB=off go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
 GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/mcptool
+GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/mcptool/mcptest
+GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/adapters/otel
+GOPROXY=off GOSUMDB=off go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
 
 cat >main.go <<'EOF'
-// Command greeter is a fresh module using mcpgen's generator as a go tool.
+// Command greeter is a fresh module using mcpgen, its OpenTelemetry adapter
+// and its generator as a go tool.
 package main
 
 //go:generate go tool mcpgen
@@ -47,7 +57,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"os"
 
+	mcpotel "github.com/mcpgen/mcpgen/adapters/otel"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -62,10 +74,31 @@ func Greet(_ context.Context, in GreetArgs) (string, error) {
 	return "Hello, " + in.Name + "!", nil
 }
 
+// registry registers the server's tools, traced with the global
+// OpenTelemetry providers.
+func registry() (*mcptool.Registry, error) {
+	mw, err := mcpotel.Middleware(nil)
+	if err != nil {
+		return nil, err
+	}
+	reg := mcptool.NewRegistry(mcptool.Use(mw))
+	return reg, reg.Add("greet", Greet)
+}
+
 func main() {
-	reg := mcptool.NewRegistry()
-	if err := reg.Add("greet", Greet); err != nil {
+	reg, err := registry()
+	if err != nil {
 		log.Fatal(err)
+	}
+	if len(os.Args) > 1 && os.Args[1] == "catalog" {
+		c, err := reg.Catalog()
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := c.Write(os.Stdout, "json", "Greeter"); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	for _, t := range reg.Tools() {
 		b, err := json.Marshal(t)
@@ -81,6 +114,32 @@ func main() {
 	b, _ := json.Marshal(res)
 	fmt.Println(string(b))
 }
+EOF
+
+cat >main_test.go <<'EOF'
+package main
+
+import (
+	"testing"
+
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
+)
+
+func TestGreet(t *testing.T) {
+	reg, err := registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcptest.Client(t, reg)
+	if got := c.Call("greet", map[string]any{"name": "Ada"}).Text(); got != "Hello, Ada!" {
+		t.Errorf("greet: %q", got)
+	}
+	if got := c.Call("greet", map[string]any{}).ErrorText(); got == "" {
+		t.Error("greet without a name: no error text")
+	}
+}
+
+func TestGenerated(t *testing.T) { mcptest.GeneratedCurrent(t) }
 EOF
 
 # From here on go.mod and go.sum must be complete: -mod=readonly, Go's
@@ -100,11 +159,28 @@ for want in '"name":"greet"' '"description":"Says hello to someone by name."' \
     echo "FAIL: the program's output lacks $want"; fail=1
   fi
 done
+go test -count=1 ./... || { echo "FAIL: the module's mcptest test"; fail=1; }
+
+# go tool mcpgen diff classes a change of the catalogue: a new required
+# argument is breaking (exit status 1).
+./greeter catalog >old.json
+sed -i 's|^\tName string `json:"name"`$|&\n\t// Greeting is the word to greet with.\n\tGreeting string `json:"greeting"`|' main.go
+go generate ./...
+go build -o greeter .
+./greeter catalog >new.json
+set +e
+diff_out=$(go tool mcpgen diff old.json new.json)
+status=$?
+set -e
+echo "$diff_out"
+[ "$status" -eq 1 ] || { echo "FAIL: go tool mcpgen diff exited $status, want 1 (breaking)"; fail=1; }
+grep -q 'greeting' <<<"$diff_out" || { echo "FAIL: the diff does not name the new argument"; fail=1; }
+
 # The tool directive keeps the generator's dependencies through go mod tidy.
 grep -qx 'tool github.com/mcpgen/mcpgen/cmd/mcpgen' go.mod || { echo "FAIL: go.mod has no tool directive"; fail=1; }
 GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go mod tidy
 rm mcpgen_gen.go
 go generate ./... || { echo "FAIL: go generate after go mod tidy"; fail=1; }
 [ -s mcpgen_gen.go ] || { echo "FAIL: no mcpgen_gen.go after go mod tidy"; fail=1; }
-[ "$fail" -eq 0 ] && echo "ok: go get -tool, go generate (go tool mcpgen), go build in a fresh module"
+[ "$fail" -eq 0 ] && echo "ok: go get (core, adapter), go get -tool, go generate, go test, go tool mcpgen diff in a fresh module"
 exit $fail

@@ -259,10 +259,10 @@ func jsonText(v any) string {
 }
 
 // example builds arguments the tool accepts: every required property, from
-// its examples, default, enum, const or bounds. It is checked against the
-// tool's own plan.
+// its examples, default, const or enum, else a value a person would write
+// (see exampleValue). It is checked against the tool's own plan.
 func (r *Registry) example(t *tool, in map[string]any) (json.RawMessage, error) {
-	v := exampleValue(in, in, 0)
+	v := exampleValue(in, in, "", 0)
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -273,91 +273,4 @@ func (r *Registry) example(t *tool, in map[string]any) (json.RawMessage, error) 
 		return json.RawMessage(`null`), nil
 	}
 	return raw, nil
-}
-
-func exampleValue(root, s map[string]any, depth int) any {
-	s = schemaref.Resolve(root, s)
-	if ex, ok := s["examples"].([]any); ok && len(ex) > 0 {
-		return ex[0]
-	}
-	if d, ok := s["default"]; ok {
-		return d
-	}
-	if c, ok := s["const"]; ok {
-		return c
-	}
-	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
-		return e[0]
-	}
-	typ, _ := s["type"].(string)
-	switch typ {
-	case "object":
-		out := map[string]any{}
-		if depth > 8 {
-			return out
-		}
-		props, _ := s["properties"].(map[string]any)
-		rs, _ := s["required"].([]any)
-		for _, r := range rs {
-			if ps, ok := props[fmt.Sprint(r)].(map[string]any); ok {
-				out[fmt.Sprint(r)] = exampleValue(root, ps, depth+1)
-			}
-		}
-		return out
-	case "array":
-		n := 0
-		if m, ok := s["minItems"].(json.Number); ok {
-			k, _ := m.Int64()
-			n = int(k)
-		}
-		items, _ := s["items"].(map[string]any)
-		out := make([]any, 0, n)
-		for i := 0; i < n; i++ {
-			out = append(out, exampleValue(root, items, depth+1))
-		}
-		return out
-	case "integer", "number":
-		for _, k := range []string{"minimum", "maximum"} {
-			if m, ok := s[k].(json.Number); ok {
-				return m
-			}
-		}
-		if m, ok := s["exclusiveMinimum"].(json.Number); ok {
-			f, _ := m.Float64()
-			return f + 1
-		}
-		return 1
-	case "boolean":
-		return true
-	case "string":
-		switch s["format"] {
-		case "date-time":
-			return "2026-01-02T15:04:05Z"
-		case "date":
-			return "2026-01-02"
-		case "email":
-			return "ada@example.com"
-		case "uri":
-			return "https://example.com"
-		case "uuid":
-			return "123e4567-e89b-12d3-a456-426614174000"
-		case "ipv4":
-			return "192.0.2.1"
-		case "ipv6":
-			return "2001:db8::1"
-		case "hostname":
-			return "example.com"
-		}
-		n := 3
-		if m, ok := s["minLength"].(json.Number); ok {
-			k, _ := m.Int64()
-			n = max(n, int(k))
-		}
-		if m, ok := s["maxLength"].(json.Number); ok {
-			k, _ := m.Int64()
-			n = min(n, int(k))
-		}
-		return strings.Repeat("x", n)
-	}
-	return map[string]any{}
 }

@@ -61,7 +61,7 @@ func TestCatalog(t *testing.T) {
 	assert.Equal(t, []string{"max items 3", "each: min length 2"}, byPath["filters[].tags"].Constraints)
 	assert.Equal(t, []string{`one of "relevance", "date"`}, byPath["sort"].Constraints)
 	// The example call is accepted by the tool.
-	assert.JSONEq(t, `{"query":"xxx"}`, string(fe.Example))
+	assert.JSONEq(t, `{"query":"example query"}`, string(fe.Example))
 	res, err := reg.Call(context.Background(), "find_events", fe.Example)
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
@@ -80,7 +80,7 @@ func TestCatalog(t *testing.T) {
 	assert.Contains(t, out, "| [`find_events`](#find_events) | Find events | read-only, open world |")
 	assert.Contains(t, out, "| `limit` | integer | no | `10` | ≥ 1; ≤ 100 |  |")
 	assert.Contains(t, out, "\n> Find events \\| pipes escaped.\n")
-	assert.Contains(t, out, `{"name":"find_events","arguments":{"query":"xxx"}}`)
+	assert.Contains(t, out, `{"name":"find_events","arguments":{"query":"example query"}}`)
 	assert.Contains(t, out, "## `ping`\n\n**Hints:** destructive, open world.\n\n> Ping.\n\nArguments: none.")
 
 	var js bytes.Buffer

@@ -679,7 +679,7 @@ func ExampleRegistry_Catalog() {
 	// Example call:
 	//
 	// ```json
-	// {"name":"get_weather","arguments":{"city":"xxx"}}
+	// {"name":"get_weather","arguments":{"city":"example city"}}
 	// ```
 }
 
@@ -732,7 +732,7 @@ func ExampleRegistry_Catalog_json() {
 	//         ]
 	//       },
 	//       "example": {
-	//         "name": "xxx"
+	//         "name": "example name"
 	//       },
 	//       "fingerprint": "sha256:b91839257826d5ee8c24e554f53bc60f28e4324f249ff73d32f913f3e20df65e"
 	//     }

@@ -196,7 +196,11 @@ func (cs *callState) answer(key string, r mcp.InputRequest) (mcp.InputResponse, 
 		if json.Unmarshal(raw, &res) != nil || res.Action == "" {
 			return nil, false
 		}
-		if res.Action == "accept" && !elicitedContentValid(p, res.Content) {
+		// Content that does not fit is asked again, except the answer to
+		// confirm's question, which confirm judges itself: anything but
+		// {"confirm": true} is a refusal in both eras, not a question asked
+		// until the client gives up.
+		if res.Action == "accept" && key != confirmKey && !elicitedContentValid(p, res.Content) {
 			return nil, false
 		}
 		return &res, true

@@ -251,7 +251,7 @@ type deleteArgs struct {
 
 func TestConfirm(t *testing.T) {
 	for _, v := range eras {
-		for _, answer := range []string{"yes", "no", "decline"} {
+		for _, answer := range []string{"yes", "no", "decline", "accept-empty"} {
 			t.Run(eraName(v)+"/"+answer, func(t *testing.T) {
 				reg := mcptool.NewRegistry()
 				var ran atomic.Int32
@@ -260,14 +260,21 @@ func TestConfirm(t *testing.T) {
 					return "deleted " + in.Path, nil
 				}))
 				var asked string
+				var asks atomic.Int32
 				cs := connect(t, inMemory, reg, v, &mcp.ClientOptions{
 					ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asks.Add(1)
 						asked = r.Params.Message
 						switch answer {
 						case "yes":
 							return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
 						case "no":
 							return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": false}}, nil
+						case "accept-empty":
+							// An accept without the answer confirm asks for: no
+							// confirmation, refused at once in both eras (not
+							// asked again on 2026-07-28, until the client gives up).
+							return &mcp.ElicitResult{Action: "accept"}, nil
 						}
 						return &mcp.ElicitResult{Action: "decline"}, nil
 					},
@@ -283,8 +290,13 @@ func TestConfirm(t *testing.T) {
 					return
 				}
 				require.True(t, res.IsError)
-				assert.Contains(t, textOf(res), "the user did not confirm")
+				action := "accept"
+				if answer == "decline" {
+					action = "decline"
+				}
+				assert.Equal(t, "the user did not confirm ("+action+"); delete_file was not run", textOf(res))
 				assert.EqualValues(t, 0, ran.Load(), "declined: the tool must not run")
+				assert.EqualValues(t, 1, asks.Load(), "the user is asked once")
 			})
 		}
 	}

@@ -4,6 +4,7 @@ package mcptool_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,27 @@ func askedFirst(t *testing.T, cs *mcp.ClientSession, name, path string) string {
 	require.Contains(t, res.InputRequests, confirmKey)
 	require.NotEmpty(t, res.RequestState)
 	return res.RequestState
+}
+
+// TestConfirmAnswerShapes: on 2026-07-28 an accept whose content is not
+// {"confirm": true} — none, another shape, another type — is refused at
+// once with the words of 2025-11-25, not asked again until the client gives
+// up; only {"confirm": true} runs the tool.
+func TestConfirmAnswerShapes(t *testing.T) {
+	for _, content := range []map[string]any{nil, {}, {"confirm": false}, {"confirm": "true"}, {"ok": true}} {
+		t.Run(fmt.Sprint(content), func(t *testing.T) {
+			var runs atomic.Int32
+			cs := manualClient(t, confirmRegistry(t, &runs))
+			state := askedFirst(t, cs, "delete_file", "a.txt")
+			res, err := callWith(t, cs, "delete_file", "a.txt", state,
+				mcp.InputResponseMap{confirmKey: &mcp.ElicitResult{Action: "accept", Content: content}})
+			require.NoError(t, err)
+			require.False(t, res.NeedsInput(), "asked again: %+v", res)
+			require.True(t, res.IsError)
+			assert.Equal(t, "the user did not confirm (accept); delete_file was not run", textOf(res))
+			assert.Zero(t, runs.Load())
+		})
+	}
 }
 
 func TestRequestStateForgedAnswerAsksAgain(t *testing.T) {

@@ -2,6 +2,7 @@ package mcpreflect_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -146,4 +147,31 @@ func ExampleDumpGenerated() {
 	fmt.Println(err, strings.Contains(b.String(), `"fingerprint"`), strings.Contains(b.String(), "mcpgen_mcpreflect.GeneratedStruct{"))
 	// Output:
 	// <nil> true true
+}
+
+// CheckGenerated reports generated data that is not current: here an
+// mcpgen_gen.go written by an mcpgen from before generations were recorded,
+// then the same file regenerated.
+func ExampleCheckGenerated() {
+	type labelArgs struct {
+		Name string `json:"name"`
+	}
+	t := reflect.TypeFor[labelArgs]()
+	mcpreflect.RegisterGenerated(nil, mcpreflect.GeneratedType{Type: t}) // no Generation: 0
+	fmt.Println(mcpreflect.CheckGenerated())
+
+	// go generate: what DumpGenerated derives now.
+	var b strings.Builder
+	_ = mcpreflect.DumpGenerated(&b, []reflect.Type{t}, nil)
+	var dump []struct {
+		Fingerprint string
+		Generation  int
+	}
+	_ = json.Unmarshal([]byte(b.String()), &dump)
+	mcpreflect.RegisterGenerated(nil, mcpreflect.GeneratedType{Type: t, Fingerprint: dump[0].Fingerprint, Generation: dump[0].Generation})
+	fmt.Println(mcpreflect.CheckGenerated())
+	// Output:
+	// mcpgen: generated code is not current (run go generate):
+	// mcpreflect_test.labelArgs: generated for schema generation 0, this mcpgen publishes 1
+	// <nil>
 }

@@ -31,6 +31,10 @@ type GeneratedType struct {
 	// Fingerprint identifies the type's shape and tags when the data was
 	// generated; a type changed since falls back to reflection.
 	Fingerprint string
+	// Generation is the [SchemaGeneration] of the mcpgen that generated
+	// the data; data of another generation falls back to reflection.
+	// Generated code from before generations were recorded has none (0).
+	Generation int
 	// InputJSON and Input are the published input schema of an argument
 	// type (Input is nil for a result type), and Structs what schema
 	// derivation learned of each struct type it reaches, so the decoder
@@ -82,15 +86,24 @@ var (
 type genEntry struct {
 	once sync.Once
 	g    GeneratedType
+	// As registered, for CheckGenerated (g changes when it loads).
+	fingerprint string
+	generation  int
 }
 
-// loadGenerated returns the generated data of t, running its Load function once.
+// loadGenerated returns the generated data of t, running its Load function
+// once, if it is of this schema generation. Data of another is reported,
+// not returned.
 func loadGenerated(t reflect.Type) (GeneratedType, bool) {
 	v, ok := genTypes.Load(t)
 	if !ok {
 		return GeneratedType{}, false
 	}
 	e := v.(*genEntry)
+	if e.generation != SchemaGeneration {
+		warnGeneration(t, e.generation)
+		return GeneratedType{}, false
+	}
 	e.once.Do(func() {
 		if e.g.Load != nil {
 			e.g.Load(&e.g)
@@ -122,7 +135,7 @@ func RegisterGenerated(docs map[string]string, types ...GeneratedType) {
 		docOwner.Store(k, true)
 	}
 	for _, t := range types {
-		genTypes.Store(t.Type, &genEntry{g: t})
+		genTypes.Store(t.Type, &genEntry{g: t, fingerprint: t.Fingerprint, generation: t.Generation})
 	}
 }
 
@@ -263,6 +276,7 @@ func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
 	type entry struct {
 		Type        string `json:"type"`
 		Fingerprint string `json:"fingerprint"`
+		Generation  int    `json:"generation"`
 		InputJSON   string `json:"inputJSON,omitempty"`
 		Input       string `json:"input,omitempty"`
 		Structs     string `json:"structs,omitempty"`
@@ -276,7 +290,7 @@ func DumpGenerated(w io.Writer, inputs, outputs []reflect.Type) error {
 		if e, ok := byType[t]; ok {
 			return e
 		}
-		e := &entry{Type: t.String(), Fingerprint: fingerprint(t)}
+		e := &entry{Type: t.String(), Fingerprint: fingerprint(t), Generation: SchemaGeneration}
 		byType[t] = e
 		order = append(order, t)
 		return e

@@ -34,7 +34,7 @@ func generatedFor(t *testing.T, typ reflect.Type) GeneratedType {
 	b := newBuilder(typ, Options{comments: generatedComments}, false)
 	p, err := b.plan(typ)
 	require.NoError(t, err)
-	return GeneratedType{Type: typ, Fingerprint: fingerprint(typ), InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(b)}
+	return GeneratedType{Type: typ, Fingerprint: fingerprint(typ), Generation: SchemaGeneration, InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(b)}
 }
 
 func TestGeneratedPlan(t *testing.T) {
@@ -97,7 +97,7 @@ func BenchmarkPlanDerivation(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	RegisterGenerated(nil, GeneratedType{Type: typ, Fingerprint: fingerprint(typ), InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(bld)})
+	RegisterGenerated(nil, GeneratedType{Type: typ, Fingerprint: fingerprint(typ), Generation: SchemaGeneration, InputJSON: string(p.SchemaJSON), Input: p.Schema, Structs: generatedStructs(bld)})
 	defer genTypes.Delete(typ)
 	b.Run("path=reflection", func(b *testing.B) {
 		b.ReportAllocs()

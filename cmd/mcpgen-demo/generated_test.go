@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen-demo/library"
 	"github.com/mcpgen/mcpgen/mcptool"
+	"github.com/mcpgen/mcpgen/mcptool/mcptest"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -181,6 +182,10 @@ func TestDescriptionsFromDocComments(t *testing.T) {
 		walk(typ)
 	}
 }
+
+// TestGeneratedCurrent: mcpgen_gen.go is of this mcpgen's schema
+// generation and for the types as they are (its plans are used).
+func TestGeneratedCurrent(t *testing.T) { mcptest.GeneratedCurrent(t) }
 
 // TestGeneratedUpToDate regenerates mcpgen_gen.go (to a scratch file) and
 // compares: go generate ./cmd/mcpgen-demo has run since the last change of

@@ -606,6 +606,7 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 	var entries []struct {
 		Type        string `json:"type"`
 		Fingerprint string `json:"fingerprint"`
+		Generation  int    `json:"generation"`
 		InputJSON   string `json:"inputJSON"`
 		Input       string `json:"input"`
 		Structs     string `json:"structs"`
@@ -660,7 +661,7 @@ func (a *analysis) render(dump []byte) ([]byte, error) {
 			return nil, fmt.Errorf("derived schema for unknown type %s", e.Type)
 		}
 		load := fmt.Sprintf("mcpgen_load%d", i)
-		fmt.Fprintf(&body, "\t\tmcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[%s](), Fingerprint: %q, Load: %s},\n", expr, e.Fingerprint, load)
+		fmt.Fprintf(&body, "\t\tmcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[%s](), Fingerprint: %q, Generation: %d, Load: %s},\n", expr, e.Fingerprint, e.Generation, load)
 		fmt.Fprintf(&loaders, "\n// %s builds the generated data of %s.\nfunc %s(g *mcpgen_mcpreflect.GeneratedType) {\n", load, expr, load)
 		if e.Input != "" {
 			structs := e.Structs

@@ -28,6 +28,15 @@ type block struct {
 	body     string
 }
 
+// generated is a block written out as a Go file of the overlay.
+type generated struct {
+	b      block
+	src    string // the overlay's source file
+	offset int
+	kind   string // "fragment", "main", "package", "test"
+	pkg    string // the package's directory, relative to root
+}
+
 func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 
 // fence opens a Go block. CHANGELOG.md's blocks are indented in its list
@@ -236,13 +245,6 @@ func TestDocBlocksCompile(t *testing.T) {
 
 	tmp := t.TempDir()
 	overlay := map[string]string{}
-	type generated struct {
-		b      block
-		src    string // the overlay's source file
-		offset int
-		kind   string // "fragment", "main", "package", "test"
-		pkg    string // the package's directory, relative to root
-	}
 	var gens []generated
 	n := 0
 	for _, f := range files {
@@ -303,38 +305,20 @@ func TestDocBlocksCompile(t *testing.T) {
 	}
 
 	// Compile every fragment and program at once, with every error (-e).
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	defer cancel()
+	// On a machine with empty caches this downloads and compiles every
+	// dependency the blocks import: the test's own deadline bounds it, not a
+	// fixed one shorter than go test's.
+	ctx := t.Context()
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		defer cancel()
+	}
 	cmd := exec.CommandContext(ctx, "go", append([]string{"build", "-overlay", ovFile, "-gcflags=-e", "-o", os.DevNull}, pkgs...)...)
 	cmd.Dir = root
-	out, _ := cmd.CombinedOutput()
-	errLine := regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
-	for _, line := range strings.Split(string(out), "\n") {
-		m := errLine.FindStringSubmatch(line)
-		if m == nil {
-			if strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "#") {
-				t.Errorf("go build: %s", line)
-			}
-			continue
-		}
-		// go build names a file by the shorter of its absolute path and its
-		// path relative to root: a temporary directory near the clone comes
-		// back relative.
-		src := m[1]
-		if !filepath.IsAbs(src) {
-			src = filepath.Join(root, src)
-		}
-		g, ok := bySrc[filepath.Clean(src)]
-		if !ok {
-			t.Errorf("go build: %s", line)
-			continue
-		}
-		if g.kind == "fragment" && ignorable.MatchString(line) {
-			continue
-		}
-		var ln int
-		fmt.Sscan(m[2], &ln)
-		t.Errorf("%s:%d: %s", g.b.file, g.b.line+ln-g.offset, m[4])
+	out, err := cmd.CombinedOutput()
+	for _, e := range buildErrors(root, out, err, bySrc) {
+		t.Error(e)
 	}
 
 	// Run the programs and the tests.
@@ -368,6 +352,58 @@ func TestDocBlocksCompile(t *testing.T) {
 		}
 	}
 	t.Logf("%d Go blocks compiled", len(gens))
+}
+
+// errLine is a compile error as go build prints it: file:line:col: message.
+var errLine = regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
+
+// progress is what go build prints on its way that is not an error: the
+// modules it fetches into an empty module cache, and the headers ("# pkg")
+// of each package's errors.
+var progress = regexp.MustCompile(`^(go: downloading \S+ \S+|#.*|\s*)$`)
+
+// buildErrors returns the errors of the go build of the blocks: its output
+// out and its outcome err, with bySrc mapping each overlay source to its
+// block. Errors in a block are reported at the block's line in its Markdown
+// file; a fragment's ignorable errors are dropped. Since fragments leave
+// names undefined, go build fails for them: its exit status alone says
+// nothing, and a failure with no error line in its output is reported whole.
+func buildErrors(root string, out []byte, err error, bySrc map[string]generated) []string {
+	var errs []string
+	located := false
+	for _, line := range strings.Split(string(out), "\n") {
+		if progress.MatchString(line) {
+			continue
+		}
+		m := errLine.FindStringSubmatch(line)
+		if m == nil {
+			errs = append(errs, "go build: "+line)
+			continue
+		}
+		located = true
+		// go build names a file by the shorter of its absolute path and its
+		// path relative to root: a temporary directory near the clone comes
+		// back relative.
+		src := m[1]
+		if !filepath.IsAbs(src) {
+			src = filepath.Join(root, src)
+		}
+		g, ok := bySrc[filepath.Clean(src)]
+		if !ok {
+			errs = append(errs, "go build: "+line)
+			continue
+		}
+		if g.kind == "fragment" && ignorable.MatchString(line) {
+			continue
+		}
+		var ln int
+		fmt.Sscan(m[2], &ln)
+		errs = append(errs, fmt.Sprintf("%s:%d: %s", g.b.file, g.b.line+ln-g.offset, m[4]))
+	}
+	if err != nil && !located && len(errs) == 0 {
+		errs = append(errs, fmt.Sprintf("go build: %v\n%s", err, out))
+	}
+	return errs
 }
 
 func must[T any](v T, err error) T {

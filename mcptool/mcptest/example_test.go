@@ -112,6 +112,36 @@ func ExampleElicit() {
 	// user said: decline
 }
 
+// Elicit answers the question of a tool marked Confirm: it runs on
+// {"confirm": true}; any other answer, an accept without it too, is a
+// refusal, the same on both eras.
+func ExampleElicit_confirm() {
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("delete_recipe", func(context.Context) (string, error) { return "deleted", nil },
+		mcptool.Description("Deletes a recipe."), mcptool.Confirm())
+	for _, content := range []map[string]any{{"confirm": true}, nil} {
+		for _, version := range []string{"2025-11-25", "2026-07-28"} {
+			t := &recorder{print: true}
+			c := mcptest.Client(t, reg, mcptest.Version(version),
+				mcptest.Elicit(func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+				}))
+			res := c.Call("delete_recipe", nil)
+			if res.IsError {
+				fmt.Printf("%s %v: %s\n", version, content, res.ErrorText())
+			} else {
+				fmt.Printf("%s %v: %s\n", version, content, res.Text())
+			}
+			t.finish()
+		}
+	}
+	// Output:
+	// 2025-11-25 map[confirm:true]: deleted
+	// 2026-07-28 map[confirm:true]: deleted
+	// 2025-11-25 map[]: the user did not confirm (accept); delete_recipe was not run
+	// 2026-07-28 map[]: the user did not confirm (accept); delete_recipe was not run
+}
+
 // Sample answers the tool's sampling requests with a model of the test's
 // making.
 func ExampleSample() {

@@ -60,6 +60,15 @@ func Version(v string) Option { return func(c *config) { c.version = v } }
 
 // Elicit answers the server's elicitation requests with fn, on either
 // protocol era. Without it the client declares no elicitation capability.
+//
+// The question of a tool marked [mcptool.Confirm] (tag mcp:"confirm") asks
+// for a boolean "confirm": the tool runs on the answer
+//
+//	&mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}
+//
+// and on nothing else: a decline, a cancel or an accept without
+// "confirm": true is refused at once, on both eras, with "the user did not
+// confirm (<action>); <tool> was not run".
 func Elicit(fn func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) Option {
 	return func(c *config) { c.elicit = fn }
 }

@@ -33,10 +33,10 @@ func init() {
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Range.From":       "From is the start of the range, inclusive.",
 			"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/example/shared.Range.To":         "To is the end of the range, exclusive.",
 		},
-		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[[]Event](), Fingerprint: "48098ba18679eeb937d6b2ea", Load: mcpgen_load0},
-		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[CancelArgs](), Fingerprint: "92c59a5510e154f123775cf7", Load: mcpgen_load1},
-		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[FindArgs](), Fingerprint: "cb7fac98e07f92ba52b7b875", Load: mcpgen_load2},
-		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[int](), Fingerprint: "8c8ef3c682135bc341d5d133", Load: mcpgen_load3},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[[]Event](), Fingerprint: "48098ba18679eeb937d6b2ea", Generation: 1, Load: mcpgen_load0},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[CancelArgs](), Fingerprint: "92c59a5510e154f123775cf7", Generation: 1, Load: mcpgen_load1},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[FindArgs](), Fingerprint: "cb7fac98e07f92ba52b7b875", Generation: 1, Load: mcpgen_load2},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[int](), Fingerprint: "8c8ef3c682135bc341d5d133", Generation: 1, Load: mcpgen_load3},
 	)
 }
 
