@@ -304,7 +304,7 @@ func scalarSchema(k protoreflect.Kind, output bool) *jsonschema.Schema {
 	case output && wide:
 		return &jsonschema.Schema{Type: "string", Pattern: intPattern}
 	case output:
-		return num
+		return &jsonschema.Schema{Type: "integer"} // the server writes it: its range only restates the type
 	}
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{num, {Type: "string", Pattern: numberPattern}}}
 }
