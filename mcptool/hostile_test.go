@@ -250,8 +250,8 @@ func hostileRows() []hsRow {
 		{"deep nesting", "deeper than go-sdk's own limit", "search", raw(`{"query":"go","x":` + hsDeep(900, `{"a":`, "1", "}") + `}`), hsToolError, []string{"(maxDepth)"}, nil, false},
 
 		// --- NaN / Inf (as a JSON client can send them: overflowing literals, strings)
-		{"NaN/Inf", "float overflow", "search", raw(`{"query":"go","score":{"min":1e400}}`), hsToolError, []string{"score.min: must be at most 1.7976931348623157e308, got 1e400 (maximum)"}, nil, false},
-		{"NaN/Inf", "negative float overflow", "search", raw(`{"query":"go","score":{"min":-1e400}}`), hsToolError, []string{"score.min: must be at least -1.7976931348623157e308, got -1e400 (minimum)"}, nil, false},
+		{"NaN/Inf", "float overflow", "search", raw(`{"query":"go","score":{"min":1e400}}`), hsToolError, []string{"score.min: must be within ±1.7976931348623157e308 (a float64), got 1e400 (range)"}, nil, false},
+		{"NaN/Inf", "negative float overflow", "search", raw(`{"query":"go","score":{"min":-1e400}}`), hsToolError, []string{"score.min: must be within ±1.7976931348623157e308 (a float64), got -1e400 (range)"}, nil, false},
 		{"NaN/Inf", "a tiny fraction is not an integer", "search", raw(`{"query":"go","limit":1e-400}`), hsToolError, []string{"limit: must be an integer, got 1e-400 (type)"}, nil, false},
 		{"NaN/Inf", "a huge integer in exponent form", "search", raw(`{"query":"go","limit":1e400}`), hsToolError, []string{"limit: must be at most 100, got 1e400 (maximum)"}, nil, false},
 		{"NaN/Inf", "NaN as a string", "search", map[string]any{"query": "go", "score": map[string]any{"min": "NaN"}}, hsToolError, []string{"score.min: must be a number, got string (type)"}, nil, false},

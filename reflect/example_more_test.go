@@ -269,7 +269,7 @@ func ExampleOptions() {
 		fmt.Printf("from=%s $defs=%v $schema=%v\n", from, hasDefs, s["$schema"])
 	}
 	// Output:
-	// from={"additionalProperties":false,"properties":{"lat":{"maximum":1.7976931348623157e+308,"minimum":-1.7976931348623157e+308,"type":"number"},"lon":{"maximum":1.7976931348623157e+308,"minimum":-1.7976931348623157e+308,"type":"number"}},"required":["lat","lon"],"type":"object"} $defs=false $schema=<nil>
+	// from={"additionalProperties":false,"properties":{"lat":{"type":"number"},"lon":{"type":"number"}},"required":["lat","lon"],"type":"object"} $defs=false $schema=<nil>
 	// from={"$ref":"#/$defs/geoPoint"} $defs=true $schema=<nil>
-	// from={"additionalProperties":false,"properties":{"lat":{"maximum":1.7976931348623157e+308,"minimum":-1.7976931348623157e+308,"type":"number"},"lon":{"maximum":1.7976931348623157e+308,"minimum":-1.7976931348623157e+308,"type":"number"}},"required":["lat","lon"],"type":"object"} $defs=false $schema=https://json-schema.org/draft/2020-12/schema
+	// from={"additionalProperties":false,"properties":{"lat":{"type":"number"},"lon":{"type":"number"}},"required":["lat","lon"],"type":"object"} $defs=false $schema=https://json-schema.org/draft/2020-12/schema
 }

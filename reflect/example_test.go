@@ -102,7 +102,7 @@ func ExampleCache_Output() {
 	// Output:
 	// true {"properties":{"hits":{"items":{"type":"string"},"type":"array"}},"additionalProperties":false,"type":"object","required":["hits"]}
 	// {"hits":["a","b"]}
-	// true {"properties":{"result":{"items":{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}
+	// true {"properties":{"result":{"items":{"type":"integer"},"type":"array"}},"additionalProperties":false,"type":"object","required":["result"]}
 }
 
 // AnalyzeFunc checks a tool function's shape and calls it by reflection.
@@ -131,13 +131,13 @@ func ExampleRegisterGenerated() {
 	t := reflect.TypeFor[noteArgs]()
 	pkg := t.PkgPath()
 	mcpreflect.RegisterGenerated(map[string]string{
-		pkg + ".noteArgs":      "noteArgs are the arguments of add_note.",
+		pkg + ".noteArgs":      "noteArgs are the arguments of add_note. A note is kept for a day.",
 		pkg + ".noteArgs.Text": "Text is the note.",
 	})
 	plan, _ := mcpreflect.DefaultCache().Plan(t, mcpreflect.Options{})
 	fmt.Println(string(plan.SchemaJSON))
 	// Output:
-	// {"properties":{"text":{"type":"string","description":"Text is the note."}},"additionalProperties":false,"type":"object","required":["text"],"description":"noteArgs are the arguments of add_note."}
+	// {"properties":{"text":{"type":"string","description":"Text is the note."}},"additionalProperties":false,"type":"object","required":["text"],"description":"A note is kept for a day."}
 }
 
 // DumpGenerated writes what cmd/mcpgen embeds, as JSON with Go expressions.

@@ -36,7 +36,7 @@ func FuzzNumberAgreement(f *testing.F) {
 		for _, prop := range props {
 			doc := []byte(`{"` + prop + `":` + lit + `}`)
 			v := judge(t, p, s, doc)
-			if (v.schemaErr == nil) != (v.decodeErr == nil) {
+			if (v.schemaErr == nil) != (v.decodeErr == nil) && !(v.schemaErr == nil && onlyRange(v.decodeErr)) {
 				t.Errorf("%s: reference %v, Decode %v", doc, v.schemaErr, v.decodeErr)
 			}
 		}

@@ -9,13 +9,18 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// An input schema states the range of each Go number type, so a value the
-// schema accepts always fits the field: int64 publishes -2^63 and 2^63-1,
-// uint8 0 and 255, float32 ±3.4028235e38 and float64
-// ±1.7976931348623157e308 (the largest finite values, as Go prints them
-// shortest: every number up to them rounds to a finite float). A float field
-// takes the nearest float to the number sent, so 0.1 is stored as the float
-// nearest 0.1 and 1e-400 as 0; only the range is refused.
+// An input schema states the range of each Go integer type and of float32,
+// so a value the schema accepts always fits the field: int64 publishes -2^63
+// and 2^63-1, uint8 0 and 255, float32 ±3.4028235e38 (the largest finite
+// value, as Go prints it shortest: every number up to it rounds to a finite
+// float32). A float64 field publishes no range: a JSON number beyond
+// ±1.7976931348623157e308 is refused when decoded, as any JSON decoder into
+// a float64 refuses it, with the rule "range" (the one divergence from the
+// published schema, documented in docs/tags.md). A float field takes the
+// nearest float to the number sent, so 0.1 is stored as the float nearest
+// 0.1 and 1e-400 as 0; only the range is refused. An output schema states
+// no range at all: the server writes the result, and its type already
+// holds every value it can write.
 
 // typeRange returns the smallest and largest values of the number kind k, as
 // published.
@@ -51,13 +56,15 @@ func typeRange(k reflect.Kind) (lo, hi string) {
 	return "", ""
 }
 
-// numberSchema is the schema of a Go number of kind k. Output schemas state
-// the range too: one rule for every schema, and a client validating a
-// result sees the same bounds the server's type has.
-func numberSchema(k reflect.Kind) *jsonschema.Schema {
+// numberSchema is the schema of a Go number of kind k: an input's range
+// (none for float64), no range for an output (see above).
+func numberSchema(k reflect.Kind, output bool) *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "integer"}
 	if k == reflect.Float32 || k == reflect.Float64 {
 		s.Type = "number"
+	}
+	if output || k == reflect.Float64 {
+		return s
 	}
 	lo, hi := typeRange(k)
 	s.Minimum, s.Maximum = json.Number(lo), json.Number(hi)
@@ -96,6 +103,7 @@ type numRange struct {
 	ilo      int64  // integers: the range as Go integers
 	ihi      uint64 //
 	unsigned bool
+	float64  bool // the range is not published
 }
 
 var numRanges = func() map[reflect.Kind]*numRange {
@@ -103,7 +111,7 @@ var numRanges = func() map[reflect.Kind]*numRange {
 	for _, k := range []reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64} {
 		lo, hi := typeRange(k)
-		r := &numRange{unsigned: isUintKind(k)}
+		r := &numRange{unsigned: isUintKind(k), float64: k == reflect.Float64}
 		r.lo, _ = newBound(lo)
 		r.hi, _ = newBound(hi)
 		if !r.unsigned {
@@ -122,6 +130,11 @@ func rangeOf(k reflect.Kind) *numRange { return numRanges[k] }
 // clampToType keeps the tag's bounds within the range). It reports whether
 // v is within the range.
 func (r *numRange) check(d *decodeState, chk *numCheck, v *numVal, below, above bool) bool {
+	if r.float64 && (below && (chk == nil || chk.min == nil && chk.exMin == nil) || above && (chk == nil || chk.max == nil && chk.exMax == nil)) {
+		// Unpublished (see above): a rule of its own.
+		d.violate("range", "must be within ±"+r.hi.text+" (a float64), got "+string(v.lit))
+		return false
+	}
 	if below && (chk == nil || chk.min == nil && chk.exMin == nil) {
 		d.violate("minimum", "must be at least "+r.lo.text+", got "+string(v.lit))
 	}

@@ -207,7 +207,7 @@ func (b *builder) schemaFor(t reflect.Type) (*jsonschema.Schema, error) {
 		s = &jsonschema.Schema{Type: "string"}
 	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		s = numberSchema(t.Kind())
+		s = numberSchema(t.Kind(), b.output)
 	default:
 		return nil, &DefinitionError{Type: typeString(t), Msg: fmt.Sprintf("a %s cannot be sent as JSON", t.Kind()), Err: errUnsupported}
 	}
@@ -378,7 +378,7 @@ func (b *builder) buildStruct(t reflect.Type) (*structInfo, error) {
 	}
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties()}
 	if b.opts.comments != nil {
-		s.Description = b.opts.comments(t, "")
+		s.Description = typeDescription(t.Name(), b.opts.comments(t, ""))
 	}
 	for _, f := range fields {
 		if err := b.fieldSchema(t, f); err != nil {
@@ -643,18 +643,6 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	}
 	if baseType(f.typ).Kind() == reflect.Interface && f.typ != rawMessageType && s.Type == "" && !b.output {
 		return fail("", "an interface field has no schema: give it jsonschema:\"type=...\", or use json.RawMessage for any JSON value")
-	}
-	if baseType(f.typ).Kind() == reflect.Interface && !b.output && (s.Type == "number" || s.Type == "integer") {
-		// An interface holds a JSON number as a float64: the schema says
-		// its range, as a float64 field's does.
-		lo, hi := typeRange(reflect.Float64)
-		if s.Minimum == "" {
-			s.Minimum = json.Number(lo)
-		}
-		if s.Maximum == "" {
-			s.Maximum = json.Number(hi)
-		}
-		clampToType(s, reflect.TypeFor[float64]())
 	}
 	if b.output {
 		if canBeNull(f.typ) && !f.required {

@@ -12,7 +12,6 @@ import (
 	"buf.build/go/protovalidate"
 	"github.com/invopop/jsonschema"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -26,11 +25,19 @@ import (
 type inputSchema struct {
 	schema   *jsonschema.Schema
 	compiled *sjs.Schema
+	tree     any // the schema as JSON (UseNumber), to read the keyword a violation names
+	md       protoreflect.MessageDescriptor
 }
 
-func newInputSchema(s *jsonschema.Schema) (*inputSchema, error) {
+func newInputSchema(md protoreflect.MessageDescriptor, s *jsonschema.Schema) (*inputSchema, error) {
 	raw, err := json.Marshal(s)
 	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
 	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
@@ -47,10 +54,66 @@ func newInputSchema(s *jsonschema.Schema) (*inputSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &inputSchema{schema: s, compiled: compiled}, nil
+	return &inputSchema{schema: s, compiled: compiled, tree: tree, md: md}, nil
 }
 
 var printer = message.NewPrinter(language.English)
+
+// mayUseProtoNames reports whether data may name a field by its .proto name
+// where it differs from its JSON name: one of those names, quoted, is in
+// it, or an escape that could spell one. A cheap test before the schema
+// decides.
+func (ti *typeInfo) mayUseProtoNames(data []byte) bool {
+	ti.once.Do(func() { ti.aliases = protoNames(ti.md, map[protoreflect.FullName]bool{}, nil) })
+	if len(ti.aliases) == 0 {
+		return false
+	}
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for _, a := range ti.aliases {
+		if bytes.Contains(data, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// protoNames appends the quoted .proto names of the fields of md and of the
+// messages it reaches that differ from their JSON names.
+func protoNames(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool, out [][]byte) [][]byte {
+	if seen[md.FullName()] || wellKnown(md) != nil {
+		return out
+	}
+	seen[md.FullName()] = true
+	fields := md.Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		if string(fd.Name()) != fd.JSONName() {
+			out = append(out, []byte(strconv.Quote(string(fd.Name()))))
+		}
+		if fd.IsMap() {
+			fd = fd.MapValue()
+		}
+		if fd.Message() != nil {
+			out = protoNames(fd.Message(), seen, out)
+		}
+	}
+	return out
+}
+
+// check validates data, JSON, against the schema: nil when it holds, else
+// every violation.
+func (in *inputSchema) check(data []byte) error {
+	doc, err := sjs.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil // not JSON: protojson says so
+	}
+	if in.compiled.Validate(doc) == nil {
+		return nil
+	}
+	return in.violations(data, errors.New("invalid arguments"))
+}
 
 // violations explains why protojson refused data (perr): every way it
 // breaks the published schema, by JSON path; when it breaks none (JSON
@@ -65,20 +128,9 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 	if verr := in.compiled.Validate(doc); verr != nil {
 		var ve *sjs.ValidationError
 		if errors.As(verr, &ve) {
-			leaves(ve, nil, func(e *sjs.ValidationError, loc []string) {
-				kw := e.ErrorKind.KeywordPath()
-				rule := "schema"
-				if len(kw) > 0 {
-					rule = kw[len(kw)-1]
-				}
-				msg := e.ErrorKind.LocalizedString(printer)
-				if p, ok := e.ErrorKind.(*kind.Pattern); ok {
-					if f, ok := formatPatterns[p.Want]; ok {
-						rule, msg = f.rule, f.msg // protovalidate's words, not the pattern
-					}
-				}
-				out = append(out, mcpreflect.Violation{Path: jsonPath(doc, loc), Rule: rule, Msg: msg})
-			})
+			r := &renderer{in: in, doc: doc}
+			r.walk(ve, nil)
+			out = r.out
 		}
 	}
 	if len(out) == 0 {
@@ -91,22 +143,6 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Rule, b.Rule))
 	})
 	return &mcpreflect.ArgumentsError{Violations: dedupe(out)}
-}
-
-// leaves calls f for every innermost error of e, with its instance
-// location (a propertyNames error locates the name at its object: the
-// deepest location on the way down).
-func leaves(e *sjs.ValidationError, loc []string, f func(*sjs.ValidationError, []string)) {
-	if len(e.InstanceLocation) >= len(loc) {
-		loc = e.InstanceLocation
-	}
-	if len(e.Causes) == 0 {
-		f(e, loc)
-		return
-	}
-	for _, c := range e.Causes {
-		leaves(c, loc, f)
-	}
 }
 
 func dedupe(vs []mcpreflect.Violation) []mcpreflect.Violation {

@@ -9,11 +9,13 @@
 // # Schemas
 //
 // The input and output schemas say what protojson reads and writes:
-// properties by JSON name (the original .proto names are accepted too, as
-// protojson does, and marked deprecated), null for an unset field, enums by
+// properties by JSON name only (protojson reads the original .proto names
+// too; a call that uses one is refused, naming the JSON name, so that what
+// the schema says is what is taken), null for an unset field, enums by
 // value name or number, numbers as JSON numbers or strings ("14", "NaN"),
 // each an anyOf branch of one type (never a type array, which some clients
-// reject), oneof members mutually exclusive, maps as objects, and the well-known
+// reject), a oneof's members mutually exclusive (one subschema per oneof),
+// maps as objects, and the well-known
 // types in their JSON forms (see wellknown.go: Timestamp as an RFC 3339
 // string, Duration as "1.5s", Struct/Value/ListValue as JSON, wrappers as
 // their value, FieldMask as its string, Empty as {}, Any as an object with

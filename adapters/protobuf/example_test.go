@@ -28,14 +28,14 @@ func ExampleTypes() {
 	ctx := context.Background()
 	res, _ := reg.Call(ctx, "get_book", json.RawMessage(`{"bookId":"b-1"}`))
 	fmt.Println(string(res.StructuredContent.(json.RawMessage)))
-	res, _ = reg.Call(ctx, "lend_book", json.RawMessage(`{"book_id":"b-1","member":"ada","days":"14","extra":1}`))
+	res, _ = reg.Call(ctx, "lend_book", json.RawMessage(`{"bookId":"b-1","member":"ada","days":"14","extra":1}`))
 	fmt.Println(text(res))
 	// Output:
 	// get_book
 	// lend_book
 	// {"bookId":"b-1","title":"Dune","authors":["Frank Herbert"],"year":1965,"shelf":"SHELF_FICTION","added":"2026-01-02T03:04:05Z"}
 	// invalid arguments:
-	// - (arguments): additional properties 'extra' not allowed (additionalProperties)
+	// - extra: unknown field (additionalProperties)
 	// - member: must be a valid email address (string.email)
 }
 

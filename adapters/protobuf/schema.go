@@ -11,9 +11,9 @@ import (
 )
 
 // schemaBuilder derives the JSON Schema of a message from its descriptor,
-// describing exactly what protojson reads and writes: JSON names (the
-// original field names accepted too, marked deprecated), null for any
-// unset field, enums by name or number, 64-bit integers as numbers or
+// describing what protojson writes and what mcpgen reads: JSON names only
+// (protojson reads the original field names too; Decode refuses them, so
+// that every field has one spelling), null for any unset field, enums by name or number, 64-bit integers as numbers or
 // strings, the well-known types in their JSON forms. A message that
 // contains itself goes in "$defs", referred to by "$ref".
 type schemaBuilder struct {
@@ -101,7 +101,6 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 	s := &jsonschema.Schema{Type: "object", Properties: jsonschema.NewProperties(), AdditionalProperties: jsonschema.FalseSchema,
 		Description: b.docs.of(md)}
 	fields := md.Fields()
-	var aliases []protoreflect.FieldDescriptor
 	example, complete := map[string]any{}, true
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
@@ -113,41 +112,15 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 		} else if b.rules && b.requiredField(fd) {
 			complete = false
 		}
-		if string(fd.Name()) != fd.JSONName() && !b.output {
-			aliases = append(aliases, fd)
-		}
 		if b.rules && b.requiredField(fd) {
 			s.Required = append(s.Required, fd.JSONName())
 		}
-	}
-	// protojson reads a field by its original name too; giving both is a
-	// duplicate field.
-	for _, fd := range aliases {
-		as := b.field(fd)
-		as.Deprecated = true
-		as.Description = "Same as " + fd.JSONName() + "."
-		s.Properties.Set(string(fd.Name()), as)
-		if s.DependentSchemas == nil {
-			s.DependentSchemas = map[string]*jsonschema.Schema{}
-		}
-		s.DependentSchemas[fd.JSONName()] = &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{string(fd.Name())}}}
 	}
 	// The fields' examples (protovalidate's example option) make one of the
 	// object, when they cover every required field.
 	if b.rules && complete && len(example) > 0 {
 		s.Examples = []any{example}
 	}
-	// A required field given by its original name is there too.
-	kept := s.Required[:0]
-	for _, name := range s.Required {
-		fd := fields.ByJSONName(name)
-		if fd == nil || string(fd.Name()) == name {
-			kept = append(kept, name)
-			continue
-		}
-		s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Required: []string{name}}, {Required: []string{string(fd.Name())}}}})
-	}
-	s.Required = kept
 	// A oneof's members exclude each other, but null is no value.
 	oneofs := md.Oneofs()
 	for i := 0; i < oneofs.Len(); i++ {
@@ -172,40 +145,43 @@ func (b *schemaBuilder) object(md protoreflect.MessageDescriptor) *jsonschema.Sc
 }
 
 // exclusive says in s, a message's schema, that at most one of fds is set
-// (given and not null), exactly one when required; each by its JSON name
-// or its original name.
+// (given and not null), exactly one when required, in one subschema of
+// allOf: exactly one is oneOf the members set; at most one of two or
+// three is no two set; at most one of more is oneOf the members set or
+// none.
 func (b *schemaBuilder) exclusive(s *jsonschema.Schema, fds []protoreflect.FieldDescriptor, required bool) {
-	var names [][]string
-	for _, fd := range fds {
-		n := []string{fd.JSONName()}
-		if string(fd.Name()) != fd.JSONName() && !b.output {
-			n = append(n, string(fd.Name()))
-		}
-		names = append(names, n)
-	}
-	for x := 0; x < len(names); x++ {
-		for y := x + 1; y < len(names); y++ {
-			for _, a := range names[x] {
-				for _, c := range names[y] {
-					both := &jsonschema.Schema{Required: []string{a, c}, Properties: jsonschema.NewProperties()}
-					both.Properties.Set(a, notNull())
-					both.Properties.Set(c, notNull())
-					s.AllOf = append(s.AllOf, &jsonschema.Schema{Not: both})
-				}
-			}
-		}
-	}
-	if required {
-		var anyOf []*jsonschema.Schema
+	set := func(names ...string) *jsonschema.Schema {
+		one := &jsonschema.Schema{Required: names, Properties: jsonschema.NewProperties()}
 		for _, n := range names {
-			for _, name := range n {
-				one := &jsonschema.Schema{Required: []string{name}, Properties: jsonschema.NewProperties()}
-				one.Properties.Set(name, notNull())
-				anyOf = append(anyOf, one)
+			one.Properties.Set(n, notNull())
+		}
+		return one
+	}
+	var each []*jsonschema.Schema
+	for _, fd := range fds {
+		each = append(each, set(fd.JSONName()))
+	}
+	var rule *jsonschema.Schema
+	switch {
+	case len(fds) < 2 && !required:
+		return
+	case required:
+		rule = &jsonschema.Schema{OneOf: each}
+	case len(fds) <= 3:
+		var pairs []*jsonschema.Schema
+		for x := 0; x < len(fds); x++ {
+			for y := x + 1; y < len(fds); y++ {
+				pairs = append(pairs, set(fds[x].JSONName(), fds[y].JSONName()))
 			}
 		}
-		s.AllOf = append(s.AllOf, &jsonschema.Schema{AnyOf: anyOf})
+		rule = &jsonschema.Schema{Not: pairs[0]}
+		if len(pairs) > 1 {
+			rule = &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: pairs}}
+		}
+	default:
+		rule = &jsonschema.Schema{OneOf: append(each, &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: each}})}
 	}
+	s.AllOf = append(s.AllOf, rule)
 }
 
 func notNull() *jsonschema.Schema { return &jsonschema.Schema{Not: &jsonschema.Schema{Type: "null"}} }
@@ -328,7 +304,7 @@ func scalarSchema(k protoreflect.Kind, output bool) *jsonschema.Schema {
 	case output && wide:
 		return &jsonschema.Schema{Type: "string", Pattern: intPattern}
 	case output:
-		return num
+		return &jsonschema.Schema{Type: "integer"} // the server writes it: its range only restates the type
 	}
 	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{num, {Type: "string", Pattern: numberPattern}}}
 }

@@ -84,6 +84,9 @@ type typeInfo struct {
 	md       protoreflect.MessageDescriptor
 	envelope bool // a connect.Request[M] or connect.Response[M]: the message is its Msg field
 
+	once    sync.Once
+	aliases [][]byte // the quoted .proto names that differ from the JSON names, in every message reachable
+
 	mu     sync.Mutex // guards input and output, derived on first use
 	input  *inputSchema
 	output *jsonschema.Schema
@@ -163,7 +166,7 @@ func (h *handler) inputOf(ti *typeInfo) (*inputSchema, error) {
 	if ti.input != nil {
 		return ti.input, nil
 	}
-	in, err := newInputSchema(newSchemaBuilder(ti.md, h.docs, h.validator, false).root(ti.md))
+	in, err := newInputSchema(ti.md, newSchemaBuilder(ti.md, h.docs, h.validator, false).root(ti.md))
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", ti.md.FullName(), err)
 	}
@@ -192,6 +195,17 @@ func (h *handler) Decode(data []byte, dst any) error {
 		m = mv.Interface().(proto.Message)
 	} else {
 		m = dst.(proto.Message)
+	}
+	if ti.mayUseProtoNames(data) {
+		// protojson reads a field by its .proto name too; the schema
+		// publishes one spelling, the JSON name, and takes no other.
+		in, serr := h.inputOf(ti)
+		if serr != nil {
+			return serr
+		}
+		if err := in.check(data); err != nil {
+			return err
+		}
 	}
 	if err := unmarshal.Unmarshal(data, m); err != nil {
 		in, serr := h.inputOf(ti)

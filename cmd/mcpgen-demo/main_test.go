@@ -46,7 +46,8 @@ func TestStdio(t *testing.T) {
 				switch tl.Name {
 				case "calculate_sum":
 					assert.Equal(t, mcpreflect.FuncDoc(calculateSum), tl.Description)
-					assert.Equal(t, "SumArgs are the arguments of calculate_sum.", tl.InputSchema.(map[string]any)["description"])
+					a := tl.InputSchema.(map[string]any)["properties"].(map[string]any)["a"].(map[string]any)
+					assert.Equal(t, "The first addend, e.g. 2.5.", a["description"])
 				case "search_pages":
 					assert.Equal(t, mcpreflect.MethodDoc(reflect.TypeFor[*Notes](), "SearchPages"), tl.Description)
 				}
