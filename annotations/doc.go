@@ -27,6 +27,8 @@
 //	maxDepth=8                nesting depth of the JSON arguments; default 64
 //	task[=required]           may (or must) run as a task; default forbidden
 //	scopes=a:read a:write     OAuth scopes a caller's token must all carry; default none
+//	group=billing             the tool's group, for discovery; default none
+//	eager[=bool]              listed even in discovery mode; default false
 //
 // [Parse] reads a tag, reporting every wrong item at once with the key
 // probably meant; [Tool.Merge] lays options over a tag; [Tool.Check] rejects

@@ -113,7 +113,7 @@ func ExampleHints_Effective() {
 func ExampleKeys() {
 	fmt.Println(annotations.Keys())
 	// Output:
-	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency callerConcurrency confirm maxArgBytes maxDepth task scopes]
+	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency callerConcurrency confirm maxArgBytes maxDepth task scopes group eager]
 }
 
 func ExampleTool_Merge() {

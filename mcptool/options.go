@@ -56,6 +56,9 @@ type registryConfig struct {
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
 	listAll       bool // ListAllTools (auth.go)
+	group         string   // Group: the default group (discovery.go)
+	discovery     bool     // Discovery
+	eager         []string // Discovery: the tools always listed, by name
 }
 
 type toolOption func(*toolConfig)

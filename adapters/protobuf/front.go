@@ -69,7 +69,8 @@ func MethodOptions(method string, opts ...mcptool.Option) FrontOption {
 // method. Each call decodes the arguments into a dynamicpb message, sends
 // it with conn.Invoke and returns the response. A gRPC error of the server
 // is the tool's error (its message shown to the client). Streaming methods
-// and the reflection service itself are skipped.
+// and the reflection service itself are skipped. Each tool's group is its
+// service's full name ([mcptool.Group]; MethodOptions can give another).
 func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInterface, opts ...FrontOption) error {
 	var cfg frontConfig
 	for _, o := range opts {
@@ -99,7 +100,7 @@ func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInter
 				continue
 			}
 			fn := remoteMethod(conn, md, set, cfg.metadata)
-			topts := methodHints(md)
+			topts := append([]mcptool.Option{mcptool.Group(name)}, methodHints(md)...)
 			if loc := md.ParentFile().SourceLocations().ByDescriptor(md); loc.LeadingComments != "" {
 				topts = append(topts, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments)))
 			}

@@ -70,7 +70,7 @@ func hintBadges(t Tool) []badge {
 	if len(t.Scopes) > 0 {
 		out = append(out, badge{"scopes", "scopes: " + strings.Join(t.Scopes, " "), "OAuth scopes the caller's token needs"})
 	}
-	return out
+	return append(out, listingBadges(t)...)
 }
 
 // searchKey is what the search box matches a tool against, lower case.

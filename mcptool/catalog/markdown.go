@@ -110,7 +110,7 @@ func hintList(t Tool) []string {
 	if len(t.Scopes) > 0 {
 		parts = append(parts, "scopes: "+strings.Join(t.Scopes, " "))
 	}
-	return parts
+	return append(parts, listingParts(t)...)
 }
 
 func hintsText(t Tool) string { return strings.Join(hintList(t), ", ") }
