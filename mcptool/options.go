@@ -55,7 +55,7 @@ type registryConfig struct {
 	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
-	listAll       bool // ListAllTools (auth.go)
+	listAll       bool     // ListAllTools (auth.go)
 	group         string   // Group: the default group (discovery.go)
 	discovery     bool     // Discovery
 	eager         []string // Discovery: the tools always listed, by name

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -45,37 +46,57 @@ type posting struct {
 // Index ranks a fixed set of documents. It is immutable once built: safe
 // for concurrent searches.
 type Index struct {
-	terms  map[string]int32 // term → id
-	post   [][]posting      // by term id, doc ascending
-	idf    []float32        // by term id
-	norm   []float32        // per doc: k1·(1-b+b·len/avgLen)
-	names  []string         // per doc, for ties and exact matches
-	byName map[string]int32
-	pool   sync.Pool // *[]float32 score buffers
+	terms   map[string]int32 // term → id
+	concept []int32          // by term id: its concept's id, -1 for none
+	post    [][]posting      // by term id, doc ascending
+	idf     []float32        // by term id
+	norm    []float32        // per doc: k1·(1-b+b·len/avgLen)
+	names   []string         // per doc, for ties and exact matches
+	nameT   [][]int32        // per doc: the term ids of its name (concepts apart)
+	nameW   []float32        // per doc: the sum of the idf of nameT
+	damp    []float32        // per doc: 1, or less for a deprecated tool
+	byName  map[string]int32
+	pool    sync.Pool // *[]float32 score buffers
 }
 
 // Build indexes docs; a result's Doc is its position in docs.
 func Build(docs []Doc) *Index {
-	ix := &Index{terms: map[string]int32{}, names: make([]string, len(docs)), byName: make(map[string]int32, len(docs)), norm: make([]float32, len(docs))}
+	ix := &Index{terms: map[string]int32{}, names: make([]string, len(docs)), byName: make(map[string]int32, len(docs)), norm: make([]float32, len(docs)),
+		nameT: make([][]int32, len(docs)), nameW: make([]float32, len(docs)), damp: make([]float32, len(docs))}
 	lens := make([]float64, len(docs))
 	total := 0.0
 	tf := map[int32]float32{}
 	for d, doc := range docs {
 		clear(tf)
 		l := 0.0
+		term := func(t string, w float64) {
+			id, ok := ix.terms[t]
+			if !ok {
+				id = int32(len(ix.post))
+				ix.terms[t] = id
+				ix.post = append(ix.post, nil)
+			}
+			tf[id] += float32(w)
+		}
 		add := func(text string, w float64) {
 			for _, t := range Tokens(text) {
-				id, ok := ix.terms[t]
-				if !ok {
-					id = int32(len(ix.post))
-					ix.terms[t] = id
-					ix.post = append(ix.post, nil)
+				term(t, w)
+				if c, ok := concepts[t]; ok {
+					term(c, w*conceptWeight)
 				}
-				tf[id] += float32(w)
 				l += w
 			}
 		}
 		add(doc.Name, WeightName)
+		for _, t := range Tokens(doc.Name) {
+			if id := ix.terms[t]; !slices.Contains(ix.nameT[d], id) {
+				ix.nameT[d] = append(ix.nameT[d], id)
+			}
+		}
+		ix.damp[d] = 1
+		if deprecated(doc.Description) {
+			ix.damp[d] = deprecatedDamp
+		}
 		add(doc.Group, WeightGroup)
 		add(doc.Description, WeightDescription)
 		for _, a := range doc.Args {
@@ -108,6 +129,20 @@ func Build(docs []Doc) *Index {
 		df := float64(len(p))
 		ix.idf[id] = float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
 	}
+	ix.concept = make([]int32, len(ix.post))
+	for t, id := range ix.terms {
+		ix.concept[id] = -1
+		if c, ok := concepts[t]; ok {
+			if cid, ok := ix.terms[c]; ok {
+				ix.concept[id] = cid
+			}
+		}
+	}
+	for d, ts := range ix.nameT {
+		for _, id := range ts {
+			ix.nameW[d] += ix.idf[id]
+		}
+	}
 	n32 := len(docs)
 	ix.pool.New = func() any { s := make([]float32, n32); return &s }
 	return ix
@@ -130,17 +165,27 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		return nil
 	}
 	terms := Tokens(query)
-	ids := make([]int32, 0, len(terms))
-	for _, t := range terms {
+	ids := make([]int32, 0, 2*len(terms))
+	weights := make([]float32, 0, 2*len(terms))
+	want := func(t string, w float32) {
 		if id, ok := ix.terms[t]; ok && !slices.Contains(ids, id) {
 			ids = append(ids, id)
+			weights = append(weights, w)
+		}
+	}
+	for _, t := range terms {
+		want(t, 1)
+	}
+	for _, t := range terms {
+		if c, ok := concepts[t]; ok {
+			want(c, conceptWeight)
 		}
 	}
 	bufp := ix.pool.Get().(*[]float32)
 	score := *bufp
 	var touched []int32
-	for _, id := range ids {
-		idf := ix.idf[id]
+	for i, id := range ids {
+		idf := ix.idf[id] * weights[i]
 		for _, p := range ix.post[id] {
 			if score[p.doc] == 0 {
 				touched = append(touched, p.doc)
@@ -156,12 +201,12 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	}
 	hits := make([]Hit, 0, min(len(touched), 4*limit))
 	for _, d := range touched {
-		s := score[d]
+		s := float64(score[d]*ix.damp[d]) * (1 + nameBoost*ix.nameCover(int(d), ids))
 		score[d] = 0
 		if keep != nil && !keep(int(d)) {
 			continue
 		}
-		hits = append(hits, Hit{int(d), float64(s)})
+		hits = append(hits, Hit{int(d), s})
 	}
 	ix.pool.Put(bufp)
 	better := func(a, b Hit) int {
@@ -186,4 +231,37 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	}
 	slices.SortFunc(hits, better)
 	return hits
+}
+
+// nameBoost scales how much a name the query covers lifts a tool: a tool
+// whose whole name the query speaks of scores (1+nameBoost) times its
+// BM25F score.
+const nameBoost = 3.0
+
+// deprecatedDamp scales the score of a tool whose description starts by
+// saying it is deprecated: its replacement ranks first.
+const deprecatedDamp = 0.5
+
+// nameCover is the share of d's name, weighted by idf, that the query's
+// terms (ids, words and concepts) cover: a name term is covered by itself
+// or by its concept.
+func (ix *Index) nameCover(d int, ids []int32) float64 {
+	if ix.nameW[d] == 0 {
+		return 0
+	}
+	var got float32
+	for _, id := range ix.nameT[d] {
+		if slices.Contains(ids, id) || slices.Contains(ids, ix.conceptOf(id)) {
+			got += ix.idf[id]
+		}
+	}
+	return float64(got / ix.nameW[d])
+}
+
+func (ix *Index) conceptOf(id int32) int32 { return ix.concept[id] }
+
+// deprecated reports a description that starts by saying so.
+func deprecated(desc string) bool {
+	desc = strings.TrimSpace(desc)
+	return len(desc) >= 10 && strings.EqualFold(desc[:10], "deprecated")
 }

@@ -9,9 +9,11 @@ import (
 // Tokens splits text into lower-case terms: at every character that is not
 // a letter or digit, at snake_case and kebab-case separators, and at
 // camelCase boundaries (SearchPages → search, pages; HTTPServer → http,
-// server). Stop words are dropped and every term is stemmed ([Stem]).
+// server). Stop words are dropped and every term is stemmed ([Stem]). A
+// hyphenated word of letters also gives its joined form (to-do → todo,
+// e-mail → email).
 func Tokens(text string) []string {
-	var out []string
+	out := joined(text)
 	word := func(w string) {
 		w = strings.ToLower(w)
 		if w == "" || stopWords[w] {
@@ -103,4 +105,19 @@ var stopWords = map[string]bool{
 	"this": true, "to": true, "want": true, "we": true, "what": true, "which": true, "with": true,
 	"you": true, "your": true, "all": true, "some": true, "use": true, "using": true, "need": true,
 	"please": true, "there": true, "these": true, "those": true, "was": true, "were": true, "will": true,
+}
+
+// joined returns the joined forms of text's hyphenated words (to-do →
+// todo), stemmed.
+func joined(text string) []string {
+	if !strings.Contains(text, "-") {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r != '-' && !unicode.IsLetter(r) }) {
+		if strings.Contains(strings.Trim(f, "-"), "-") {
+			out = append(out, Stem(strings.ToLower(strings.ReplaceAll(f, "-", ""))))
+		}
+	}
+	return out
 }
