@@ -14,7 +14,7 @@
 #   - tools/call with an invalid argument answers an isError result naming it;
 #   - generate_csv (task=required) answers its result directly too;
 #   - with -discovery (HTTP): tools/list lists the discovery tools,
-#     search_tools finds analyze_csv, call_tool and a direct call run it;
+#     search_tools finds analyze_csv, call_tool runs it;
 #
 # each over stdio (the README's `go run ./cmd/mcpgen-demo` as Inspector's
 # child process) and over HTTP (the demo started with -http on a free
@@ -160,8 +160,7 @@ log "demo at $URL"
 run_checks http
 
 # 5. Discovery mode (docs/discovery.md): the demo with -discovery lists the
-# discovery tools; search_tools finds analyze_csv; call_tool runs it; a
-# direct call of the tool found works too.
+# discovery tools; search_tools finds analyze_csv; call_tool runs it.
 kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true
 "$WORK/mcpgen-demo" -data "$DATA" -http 127.0.0.1:0 -discovery >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
@@ -182,8 +181,9 @@ check "discovery: search_tools finds analyze_csv first" '!r.isError && JSON.pars
 inspect http --method tools/call --tool-name call_tool --tool-arg name=analyze_csv 'arguments={"filepath":"sales.csv"}' \
   || fail "discovery: call_tool exited $? ($(head -c 500 "$OUT"))"
 check "discovery: call_tool runs analyze_csv" '!r.isError && r.structuredContent.file === "sales.csv" && r.structuredContent.rows > 0'
-inspect http --method tools/call --tool-name analyze_csv --tool-arg filepath=sales.csv \
-  || fail "discovery: analyze_csv exited $? ($(head -c 500 "$OUT"))"
-check "discovery: the tool found, called by its name" '!r.isError && r.structuredContent.rows > 0'
+# A direct call of the tool found is not checked here: Inspector's CLI exits
+# 5 calling a tool its tools/list did not show (it reads the tool's schema
+# from the list). The TypeScript SDK's client calls it directly
+# (cmd/mcpgen-demo TestDiscoveryClient).
 
 log "all checks passed"
