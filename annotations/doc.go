@@ -31,6 +31,8 @@
 //	visibility=app            who may call it: model, app or 'model app'; default both
 //	connectDomains=https://a  origins its view may connect to, separated by spaces; default none
 //	resourceDomains=https://b origins its view may load images, scripts, styles from; default none
+//	group=billing             the tool's group, for discovery; default none
+//	eager[=bool]              listed even in discovery mode; default false
 //
 // [Parse] reads a tag, reporting every wrong item at once with the key
 // probably meant; [Tool.Merge] lays options over a tag; [Tool.Check] rejects

@@ -113,7 +113,7 @@ func ExampleHints_Effective() {
 func ExampleKeys() {
 	fmt.Println(annotations.Keys())
 	// Output:
-	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency callerConcurrency confirm maxArgBytes maxDepth task scopes view visibility connectDomains resourceDomains]
+	// [title readOnly destructive idempotent openWorld timeout rate burst sessionRate sessionBurst concurrency callerConcurrency confirm maxArgBytes maxDepth task scopes view visibility connectDomains resourceDomains group eager]
 }
 
 func ExampleTool_Merge() {

@@ -5,13 +5,14 @@ import (
 	"fmt"
 )
 
-// Tool is everything an `mcp` tag says about a tool: its hints and its
-// policy. [Parse] reads a tag into a Tool; options build one in code; the
+// Tool is everything an `mcp` tag says about a tool: its hints, its
+// policy and its listing. [Parse] reads a tag into a Tool; options build one in code; the
 // two meet in [Tool.Merge].
 type Tool struct {
 	Hints
 	Policy
 	View View // the tool's view in the MCP Apps extension
+	Listing
 }
 
 // Keys are the keys of the `mcp` tag, in the order the documentation lists
@@ -22,6 +23,7 @@ func Keys() []string {
 		"timeout", "rate", "burst", "sessionRate", "sessionBurst", "concurrency", "callerConcurrency", "confirm",
 		"maxArgBytes", "maxDepth", "task", "scopes",
 		"view", "visibility", "connectDomains", "resourceDomains",
+		"group", "eager",
 	}
 }
 
@@ -55,6 +57,9 @@ func Parse(tag string) (Tool, error) {
 			ok, err = t.View.set(it)
 		}
 		if !ok {
+			ok, err = t.Listing.set(it)
+		}
+		if !ok {
 			msg := fmt.Sprintf("unknown key %q", it.Key)
 			if s := Suggest(it.Key, Keys()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -75,7 +80,7 @@ func Parse(tag string) (Tool, error) {
 // the way options (o) override a tag (t), and a tag overrides a registry's
 // defaults.
 func (t Tool) Merge(o Tool) Tool {
-	return Tool{Hints: t.Hints.Merge(o.Hints), Policy: t.Policy.Merge(o.Policy), View: t.View.Merge(o.View)}
+	return Tool{Hints: t.Hints.Merge(o.Hints), Policy: t.Policy.Merge(o.Policy), View: t.View.Merge(o.View), Listing: t.Listing.Merge(o.Listing)}
 }
 
 // Check rejects what cannot be meant: the hint combinations [Hints.Check]

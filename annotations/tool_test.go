@@ -160,14 +160,17 @@ func TestPolicyResolved(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := annotations.Keys()
-	assert.Len(t, keys, 21)
+	assert.Len(t, keys, 23)
 	for _, k := range keys {
 		tag := k + "=1"
 		if k == "title" {
 			tag = "title=x"
 		}
-		if k == "task" {
-			tag = "task"
+		if k == "task" || k == "eager" {
+			tag = k
+		}
+		if k == "group" {
+			tag = "group=billing"
 		}
 		if k == "rate" || k == "sessionRate" {
 			tag = k + "=1/s"

@@ -11,16 +11,25 @@ import (
 // shape checked at compile time and no reflection on the call path. In must
 // be a struct type.
 func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Out, error), opts ...Option) error {
-	inT := reflect.TypeFor[In]()
 	if fn == nil {
 		return r.Add(name, fn, opts...)
 	}
 	if reflect.TypeFor[Out]() == reflect.TypeFor[error]() {
 		return &Error{Code: CodeInvalidDefinition, Tool: name, Err: &mcpreflect.DefinitionError{Type: reflect.TypeOf(fn).String(), Msg: "the first result must not be error: want func(ctx, In) (Out, error)"}}
 	}
-	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
+	t, err := newTyped(r, name, fn, opts)
 	if err != nil {
 		return err
+	}
+	return r.insert(t)
+}
+
+// newTyped builds the tool of Add[In, Out] without registering it.
+func newTyped[In, Out any](r *Registry, name string, fn func(context.Context, In) (Out, error), opts []Option) (*tool, error) {
+	inT := reflect.TypeFor[In]()
+	t, err := r.newTool(name, inT, reflect.TypeFor[Out](), opts)
+	if err != nil {
+		return nil, err
 	}
 	r.describe(t, fn)
 	plan, depth := t.plan, t.pol.maxDepth
@@ -40,5 +49,5 @@ func Add[In, Out any](r *Registry, name string, fn func(context.Context, In) (Ou
 		out, err := fn(ctx, in)
 		return out, err
 	}})
-	return r.insert(t)
+	return t, nil
 }

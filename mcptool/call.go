@@ -75,6 +75,10 @@ func (c *Call) Outcome() string {
 // adapter's client end: the context helpers reach the client, and on a
 // 2026-07-28 request input is asked with input-required results.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	routed := false
+	if t, inner, ok := r.route(name, args); ok { // a proxy's call becomes its tool's (discovery.go)
+		name, args, routed = t.name, inner, true
+	}
 	t, ok := r.lookup(name)
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
@@ -83,6 +87,12 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	var req *mcp.CallToolRequest
 	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
 		req = rp.CallRequest()
+	}
+	if routed && req != nil && req.Params != nil {
+		cp, p := *req, *req.Params
+		p.Name, p.Arguments = name, args
+		cp.Params = &p
+		req = &cp
 	}
 	cs, err := r.newCallState(ctx, t, req)
 	if err != nil {

@@ -27,6 +27,7 @@ func (r *Registry) Catalog() (*catalog.Catalog, error) {
 		ct.Hints = catalog.Hints{ReadOnly: a.ReadOnlyHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint == nil || *a.OpenWorldHint, Confirm: t.pol.confirm}
 		ct.Hints.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
 		ct.Scopes = t.pol.scopes
+		ct.Group, ct.Eager = t.group, t.eager
 		switch t.task.mode {
 		case taskOptional:
 			ct.Hints.Task = "optional"

@@ -53,7 +53,7 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil {
 				break
 			}
-			if t, ok := d.reg.lookup(call.Params.Name); ok {
+			if t, ok := d.reg.callTarget(call); ok {
 				return d.call(ctx, t, call)
 			}
 		case "tools/list":
@@ -96,7 +96,18 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 	}
 	set := d.reg.snapshot()
 	listAll, ti, ui := d.reg.cfg.listAll, tokenInfoOf(ctx, req.Extra), clientHasUI(req)
-	ours := set.sorted[sort.Search(len(set.sorted), func(i int) bool { return set.sorted[i].name > after }):]
+	if q, ok := listQuery(req); ok && d.reg.disc != nil {
+		// SEP-1821 (experimental): the tools matching the query, from the
+		// index search_tools uses; one page.
+		lr.Tools, lr.NextCursor = []*mcp.Tool{}, ""
+		for _, t := range d.reg.search(set, q, "", min(d.pageSize, listQueryLimit), ti) {
+			lr.Tools = append(lr.Tools, t.def)
+		}
+		lr.Cacheable = d.reg.toolListCache(ti)
+		return lr, nil
+	}
+	listed := d.reg.listed(set)
+	ours := listed[sort.Search(len(listed), func(i int) bool { return listed[i].name > after }):]
 	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
 	more := false
 	for len(ours) > 0 || len(own) > 0 {

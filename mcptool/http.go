@@ -144,8 +144,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
 			return
 		}
-		if env.method == "tools/call" {
+		switch env.method {
+		case "tools/call":
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
+		case "tools/list":
+			body = liftQuery(body) // SEP-1821's query, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
 			var served func()

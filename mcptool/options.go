@@ -60,6 +60,9 @@ type registryConfig struct {
 	types         []mcpreflect.TypeHandler
 	listAll       bool          // ListAllTools (auth.go)
 	listTTL       time.Duration // ListTTL (listcache.go)
+	group         string        // Group: the default group (discovery.go)
+	discovery     bool          // Discovery
+	eager         []string      // Discovery: the tools always listed, by name
 }
 
 type toolOption func(*toolConfig)

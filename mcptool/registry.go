@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/annotations"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -29,6 +30,7 @@ type Registry struct {
 	nextSub uint64
 	mounts  map[*mount]struct{} // the servers following the registry (server.go); guarded by mu
 	tasks   taskRuntime
+	disc    *discovery // the discovery tools; nil unless Discovery (discovery.go)
 	// optErr is the misuse of the registry's options NewRegistry found,
 	// returned by every registration (see optionError).
 	optErr error
@@ -38,13 +40,15 @@ type Registry struct {
 type toolSet struct {
 	byName map[string]*tool
 	sorted []*tool
+	index  catalogIndex // discovery mode's listing and search index, built on first use
 }
 
-// lookup finds a tool by name.
+// lookup finds a tool by name: a registered one, or one of discovery
+// mode's own.
 func (r *Registry) lookup(name string) (*tool, bool) {
 	v, ok := r.tools.Load(name)
 	if !ok {
-		return nil, false
+		return r.disc.proxy(name)
 	}
 	return v.(*tool), true
 }
@@ -115,6 +119,18 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 			misuse = append(misuse, fmt.Errorf("Types: type handler %d is nil", i+1))
 		}
 	}
+	if r.cfg.group != "" {
+		if err := annotations.CheckGroup(r.cfg.group); err != nil {
+			misuse = append(misuse, fmt.Errorf("Group: %w", err))
+		}
+	}
+	if r.cfg.discovery && len(misuse) == 0 {
+		d, err := r.newDiscovery()
+		if err != nil {
+			misuse = append(misuse, fmt.Errorf("Discovery: %w", err))
+		}
+		r.disc = d
+	}
 	if len(misuse) > 0 {
 		r.cfg.types = slices.DeleteFunc(r.cfg.types, func(h mcpreflect.TypeHandler) bool { return h == nil })
 		r.optErr = fmt.Errorf("the registry's options: %w", errors.Join(misuse...))
@@ -169,6 +185,10 @@ func (r *Registry) Add(name string, fn any, opts ...Option) error {
 func (r *Registry) insert(t *tool) error {
 	t.handler = r.chain(t)
 	r.mu.Lock()
+	if _, own := r.disc.proxy(t.name); own {
+		r.mu.Unlock()
+		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("the name is discovery mode's own tool")}
+	}
 	if _, dup := r.tools.Load(t.name); dup {
 		r.mu.Unlock()
 		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("a tool with this name is already registered")}

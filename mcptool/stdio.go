@@ -235,7 +235,7 @@ func parseLine(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64
 		return nil, nil, jsonrpc.CodeParseError, "parse error: invalid JSON"
 	}
 	if line[0] != '[' {
-		m, err := jsonrpc.DecodeMessage(liftTaskParam(line))
+		m, err := jsonrpc.DecodeMessage(liftQuery(liftTaskParam(line)))
 		if err == nil {
 			return m, nil, 0, ""
 		}

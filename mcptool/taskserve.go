@@ -84,7 +84,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil {
 				break
 			}
-			t, ok := r.lookup(call.Params.Name)
+			t, ok := r.callTarget(call)
 			if coreEra(call) {
 				if res, done, err := r.coreCall(ctx, t, ok, call); done {
 					return res, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +28,8 @@ type tool struct {
 	undescribedOK bool
 	rateKey       string    // the key of its rate limits and concurrency cap
 	view          *toolView // its view (MCP Apps); nil: none (views.go)
+	group         string    // its group (Group, group=)
+	eager         bool      // listed in discovery mode (eager, Discovery)
 	// call runs the call path for this tool (see call.go); inner is the
 	// same as the innermost [Handler] of its middleware chain, handler the
 	// chain (nil when there is no middleware).
@@ -75,9 +78,14 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 		return nil, defErr(err)
 	}
 	// The registry's defaults, then the type's `mcp` tag, then the options.
-	ann := annotations.Tool{Policy: r.cfg.defaults}.Merge(plan.Tool).Merge(cfg.ann)
+	ann := annotations.Tool{Policy: r.cfg.defaults, Listing: annotations.Listing{Group: r.cfg.group}}.Merge(plan.Tool).Merge(cfg.ann)
 	if err := ann.Check(); err != nil {
 		return nil, defErr(fmt.Errorf("annotation options: %w", err))
+	}
+	if ann.Group != "" {
+		if err := annotations.CheckGroup(ann.Group); err != nil {
+			return nil, defErr(fmt.Errorf("Group: %w", err))
+		}
 	}
 	def := &mcp.Tool{
 		Name:        name,
@@ -95,7 +103,8 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 		return nil, defErr(fmt.Errorf("view: %w", err))
 	}
 	return &tool{name: name, def: def, plan: plan, out: output, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
-		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name, view: tv}, nil
+		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name, view: tv,
+		group: ann.Group, eager: ann.Eager || slices.Contains(r.cfg.eager, name)}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.

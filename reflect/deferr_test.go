@@ -235,6 +235,9 @@ type errMetaSyntax struct {
 type errMetaUnknown struct {
 	_ struct{} `mcp:"readonly"`
 }
+type errMetaGroup struct {
+	_ struct{} `mcp:"group='a b',eager=often"`
+}
 type errMetaMeaningless struct {
 	_ struct{} `mcp:"readOnly,destructive"`
 }
@@ -390,6 +393,9 @@ var defErrCases = []defErrCase{
 		exact: `mcpreflect.errMetaSyntax._: tag mcp:"title='x": at offset 0: unterminated quote in value of "title"`},
 	{name: "mcp unknown key", typ: tf[errMetaUnknown](), field: "_", tag: `mcp:"readonly"`,
 		exact: `mcpreflect.errMetaUnknown._: tag mcp:"readonly": unknown key "readonly" (did you mean "readOnly"?)`},
+	{name: "mcp bad group and eager", typ: tf[errMetaGroup](), field: "_", tag: `mcp:"group='a b',eager=often"`,
+		exact: "mcpreflect.errMetaGroup._: tag mcp:\"group='a b',eager=often\": group \"a b\": a group is 1 to 128 characters of A-Z, a-z, 0-9, '_', '-', '.' and '/'\n" +
+			"mcpreflect.errMetaGroup._: tag mcp:\"group='a b',eager=often\": eager takes no value, or true/false"},
 	{name: "mcp destructive on readOnly", typ: tf[errMetaMeaningless](), field: "_", tag: `mcp:"readOnly,destructive"`,
 		exact: `mcpreflect.errMetaMeaningless._: tag mcp:"readOnly,destructive": meaningless hint combination: destructive on a readOnly tool (a read-only tool modifies nothing)`},
 	{name: "mcp idempotent on readOnly", typ: tf[errMetaIdempotent](), field: "_", tag: `mcp:"readOnly,idempotent"`,

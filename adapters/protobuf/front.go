@@ -81,6 +81,9 @@ func MethodOptions(method string, opts ...mcptool.Option) FrontOption {
 // The calls are bounded (a timeout, the size and the number of values of
 // a response, the calls in flight): see [Limits] for the defaults, and
 // [WithLimits].
+//
+// Each tool's group is its service's full name ([mcptool.Group];
+// MethodOptions can give another).
 func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInterface, opts ...FrontOption) error {
 	cfg := frontConfig{limits: defaultLimits}
 	for _, o := range opts {
@@ -111,7 +114,7 @@ func Front(ctx context.Context, reg *mcptool.Registry, conn grpc.ClientConnInter
 				continue
 			}
 			fn := remoteMethod(conn, md, set, cfg.metadata, calls)
-			topts := methodHints(md)
+			topts := append([]mcptool.Option{mcptool.Group(name)}, methodHints(md)...)
 			if loc := md.ParentFile().SourceLocations().ByDescriptor(md); loc.LeadingComments != "" {
 				topts = append(topts, mcptool.Description(comment(loc.LeadingComments, loc.TrailingComments)))
 			}

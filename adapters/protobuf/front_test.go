@@ -63,6 +63,11 @@ func TestFrontEndToEnd(t *testing.T) {
 	}
 	tl, _ := reg.Tool("get_book")
 	assert.True(t, tl.Annotations.ReadOnlyHint)
+	cat, err := reg.Catalog()
+	require.NoError(t, err)
+	for _, ct := range cat.Tools {
+		assert.Equal(t, "mcpgen.test.Library", ct.Group, "%s: the service's full name", ct.Name)
+	}
 	tl, _ = reg.Tool("delete_book")
 	assert.True(t, tl.Annotations.IdempotentHint, "the server's idempotency_level = IDEMPOTENT")
 

@@ -134,7 +134,15 @@ func TestAddService(t *testing.T) {
 	var logs strings.Builder
 	reg := mcptool.NewRegistry(mcpproto.Types(), mcptool.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
 	require.NoError(t, mcpproto.AddService(reg, sd, newLibrary(), mcptool.Prefix("library_"),
-		mcptool.Method("LendBook", mcptool.Description("Lends a book (explicit)."))))
+		mcptool.Method("LendBook", mcptool.Description("Lends a book (explicit)."), mcptool.Group("loans"))))
+	cat, err := reg.Catalog()
+	require.NoError(t, err)
+	groups := map[string]string{}
+	for _, ct := range cat.Tools {
+		groups[ct.Name] = ct.Group
+	}
+	assert.Equal(t, map[string]string{"library_get_book": "mcpgen.test.Library", "library_lend_book": "loans"}, groups,
+		"the service's full name by default; an option wins")
 	got := map[string]string{}
 	for _, tl := range reg.Tools() {
 		got[tl.Name] = tl.Description

@@ -25,7 +25,8 @@ import (
 // method's idempotency_level option gives its hints (NO_SIDE_EFFECTS:
 // read-only; IDEMPOTENT: idempotent). Streaming methods are skipped, with a
 // note in the registry's log when impl declares them. The
-// registry must have been made with [Types].
+// registry must have been made with [Types]. Each tool's group is the
+// service's full name (library.v1.Library), unless an option says otherwise.
 func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl any, opts ...mcptool.MethodsOption) error {
 	t := reflect.TypeOf(impl)
 	if t == nil {
@@ -49,6 +50,7 @@ func AddService(reg *mcptool.Registry, sd protoreflect.ServiceDescriptor, impl a
 			return fmt.Errorf("mcpproto.AddService(%s): %s has no method %s", sd.FullName(), t, name)
 		}
 		include = append(include, name)
+		described = append(described, mcptool.Method(name, mcptool.Group(string(sd.FullName()))))
 		if h := methodHints(md); h != nil {
 			described = append(described, mcptool.Method(name, h...))
 		}

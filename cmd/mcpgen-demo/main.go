@@ -28,6 +28,7 @@ type config struct {
 	httpAddr  string
 	stateless bool
 	verbose   bool // -v: go-sdk's per-session INFO lines too
+	discovery bool // -discovery: list a few tools, search the rest (docs/discovery.md)
 	toolset   string
 	redisURL  string        // shared state of replicas; "" keeps it in process
 	bodyWait  time.Duration // with -http: how long a request body may take to arrive
@@ -135,6 +136,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.allowAnonymous, "allow-unauthenticated", false, "with -http on an address that is not loopback: serve without -auth-issuer anyway (anyone who reaches the port can call every tool)")
 	fs.BoolVar(&cfg.verbose, "v", false, "log every session go-sdk opens and closes (three lines per stateless request); by default only its warnings and errors")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
+	fs.BoolVar(&cfg.discovery, "discovery", false, "discovery mode: tools/list lists search_tools, call_tool and call_write_tool, which find and call the other tools (docs/discovery.md)")
 	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
 	fs.StringVar(&cfg.tasksDB, "tasks-db", "", "the SQLite `FILE` that keeps tasks (long calls the client polls), so they survive restarts (default: tasks.db in the data directory; in memory for -toolset conformance; with -redis: in Redis)")
@@ -194,6 +196,9 @@ type app struct {
 // creates and seeds) its data directory.
 func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 	opts := []mcptool.RegistryOption{mcptool.Logger(logger), library.Types()}
+	if cfg.discovery {
+		opts = append(opts, mcptool.Discovery())
+	}
 	var cl *mcpredis.Cluster
 	if cfg.redisURL != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -24,7 +24,12 @@ type Tool struct {
 	Hints       Hints  `json:"hints"`
 	// Scopes are the OAuth scopes a caller's token needs to call the tool;
 	// empty when the tool needs none beyond the server's own.
-	Scopes    []string   `json:"scopes,omitempty"`
+	Scopes []string `json:"scopes,omitempty"`
+	// Group is the tool's group, Eager whether it is listed in discovery
+	// mode (docs/discovery.md). Neither enters the fingerprint: they change
+	// where a client finds the tool, not what it does.
+	Group     string     `json:"group,omitempty"`
+	Eager     bool       `json:"eager,omitempty"`
 	Arguments []Argument `json:"arguments"`
 	// Result holds the fields of the structured result, when the tool has
 	// an output schema.

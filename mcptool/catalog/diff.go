@@ -128,6 +128,7 @@ func (d *differ) tool1(o, a *Tool) {
 	d.hints(o, a)
 	d.scopes(o.Scopes, a.Scopes)
 	d.views(o.View, a.View) // viewdiff.go
+	d.listing(o, a)
 	oin, err1 := schemaDoc(o.InputSchema)
 	ain, err2 := schemaDoc(a.InputSchema)
 	if err1 != nil || err2 != nil {

@@ -73,7 +73,7 @@ func hintBadges(t Tool) []badge {
 	if t.View != nil {
 		out = append(out, badge{"plain", viewText(*t.View), "Shown as an interactive view in hosts that support MCP Apps (docs/views.md)"})
 	}
-	return out
+	return append(out, listingBadges(t)...)
 }
 
 // searchKey is what the search box matches a tool against, lower case.

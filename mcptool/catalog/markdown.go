@@ -127,7 +127,7 @@ func hintList(t Tool) []string {
 	if t.View != nil {
 		parts = append(parts, viewText(*t.View))
 	}
-	return parts
+	return append(parts, listingParts(t)...)
 }
 
 func hintsText(t Tool) string { return strings.Join(hintList(t), ", ") }

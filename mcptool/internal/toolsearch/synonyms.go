@@ -1,0 +1,49 @@
+package toolsearch
+
+// Concepts: words that mean the same thing to someone asking for a tool —
+// the verbs of CRUD and a few nouns of everyday software — map to one
+// concept term, which both the index and the query carry beside the word
+// itself. A word matches itself at full weight and its concept at
+// conceptWeight, so "add a playlist" finds playlists_insert while a tool
+// named with "add" still ranks first. The table is small and fixed:
+// deterministic, and written from general usage, not from any catalogue.
+var concepts = map[string]string{}
+
+const conceptWeight = 0.8
+
+func init() {
+	table := map[string][]string{
+		"@create":    {"create", "insert", "add", "new", "make", "write", "upload", "post", "start", "setup", "compose", "store", "schedule"},
+		"@get":       {"get", "show", "see", "view", "read", "fetch", "retrieve", "display", "open", "download"},
+		"@list":      {"list", "enumerate", "browse", "every", "all", "which"},
+		"@delete":    {"delete", "remove", "erase", "destroy", "drop", "purge", "obliterate", "discard"},
+		"@update":    {"update", "patch", "modify", "change", "edit", "set", "replace", "rename", "alter"},
+		"@search":    {"search", "find", "query", "lookup", "look", "filter", "match"},
+		"@cancel":    {"cancel", "stop", "end", "abort", "terminate", "halt"},
+		"@message":   {"message", "email", "mail", "e-mail", "inbox"},
+		"@image":     {"image", "picture", "photo", "avatar", "thumbnail"},
+		"@trash":     {"trash", "bin", "recycle"},
+		"@meeting":   {"meeting", "event", "appointment", "conference", "call"},
+		"@person":    {"person", "people", "contact", "member", "user", "someone", "participant"},
+		"@share":     {"share", "permission", "acl", "access", "grant"},
+		"@caption":   {"caption", "subtitle", "transcript"},
+		"@file":      {"file", "document", "doc", "object"},
+		"@restore":   {"restore", "undelete", "untrash", "recover", "revert", "back"},
+		"@notify":    {"notify", "notification", "watch", "alert"},
+		"@subscribe": {"subscribe", "subscription", "follow"},
+		"@version":   {"version", "revision", "history"},
+		"@thread":    {"thread", "conversation"},
+		"@batch":     {"batch", "several", "many", "multiple", "bulk"},
+		"@task":      {"task", "todo"},
+	}
+	for concept, words := range table {
+		for _, w := range words {
+			for _, t := range Tokens(w) {
+				if c, dup := concepts[t]; dup && c != concept {
+					panic("toolsearch: " + t + " is in " + c + " and " + concept) // TestConcepts
+				}
+				concepts[t] = concept
+			}
+		}
+	}
+}

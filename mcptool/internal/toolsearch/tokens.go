@@ -1,0 +1,123 @@
+package toolsearch
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tokens splits text into lower-case terms: at every character that is not
+// a letter or digit, at snake_case and kebab-case separators, and at
+// camelCase boundaries (SearchPages → search, pages; HTTPServer → http,
+// server). Stop words are dropped and every term is stemmed ([Stem]). A
+// hyphenated word of letters also gives its joined form (to-do → todo,
+// e-mail → email).
+func Tokens(text string) []string {
+	out := joined(text)
+	word := func(w string) {
+		w = strings.ToLower(w)
+		if w == "" || stopWords[w] {
+			return
+		}
+		out = append(out, Stem(w))
+	}
+	start := -1
+	prev := rune(0)
+	for i, r := range text {
+		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !alnum {
+			if start >= 0 {
+				word(text[start:i])
+				start = -1
+			}
+			prev = r
+			continue
+		}
+		if start < 0 {
+			start = i
+		} else if boundary(text, i, prev, r) {
+			word(text[start:i])
+			start = i
+		}
+		prev = r
+	}
+	if start >= 0 {
+		word(text[start:])
+	}
+	return out
+}
+
+// boundary reports a camelCase boundary before r at i: lower→Upper
+// (pageSize), letter↔digit is not one (v1, s3), and the last capital of a
+// run of capitals followed by a lower-case letter starts a word (HTTPServer).
+func boundary(text string, i int, prev, r rune) bool {
+	if unicode.IsUpper(r) && unicode.IsLower(prev) {
+		return true
+	}
+	if unicode.IsUpper(r) && unicode.IsUpper(prev) {
+		next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+		return unicode.IsLower(next)
+	}
+	return false
+}
+
+// Stem reduces a lower-case English word to a stem by a few deterministic
+// suffix rules, light enough to keep words recognisable: plurals (policies →
+// policy, buckets → bucket, addresses → address, but not status or class),
+// and -ing, -ed (listing → list, created → creat, as create → creat).
+func Stem(w string) string {
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		return w[:n-3] + "y"
+	case n > 4 && (strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "xes")):
+		return w[:n-2]
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = undouble(w[:n-3])
+	case n > 4 && strings.HasSuffix(w, "ed"):
+		w = undouble(w[:n-2])
+	}
+	// create, creating, created share "creat"; update, updated "updat".
+	if n := len(w); n > 3 && w[n-1] == 'e' {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// undouble drops a doubled final consonant left by a suffix (stopped → stop).
+func undouble(w string) string {
+	n := len(w)
+	if n > 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// stopWords are words too common in queries and descriptions to tell tools
+// apart.
+var stopWords = map[string]bool{
+	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "by": true,
+	"can": true, "do": true, "for": true, "from": true, "how": true, "i": true, "if": true, "in": true,
+	"into": true, "is": true, "it": true, "its": true, "me": true, "my": true, "of": true, "on": true,
+	"or": true, "our": true, "so": true, "that": true, "the": true, "their": true, "them": true,
+	"this": true, "to": true, "want": true, "we": true, "what": true, "which": true, "with": true,
+	"you": true, "your": true, "all": true, "some": true, "use": true, "using": true, "need": true,
+	"please": true, "there": true, "these": true, "those": true, "was": true, "were": true, "will": true,
+}
+
+// joined returns the joined forms of text's hyphenated words (to-do →
+// todo), stemmed.
+func joined(text string) []string {
+	if !strings.Contains(text, "-") {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r != '-' && !unicode.IsLetter(r) }) {
+		if strings.Contains(strings.Trim(f, "-"), "-") {
+			out = append(out, Stem(strings.ToLower(strings.ReplaceAll(f, "-", ""))))
+		}
+	}
+	return out
+}

@@ -1,0 +1,99 @@
+package toolsearch
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestTokens(t *testing.T) {
+	for in, want := range map[string]string{
+		"gmail_users_messages_send":         "[gmail user messag send]",
+		"listDirectoryPeople":               "[list directory peopl]",
+		"HTTPServer v1":                     "[http server v1]",
+		"Add a to-do to my list, please!":   "[todo add list]",
+		"policies buckets addresses status": "[policy bucket address status]",
+		"created creating create":           "[creat creat creat]",
+		"stopped":                           "[stop]",
+	} {
+		if got := fmt.Sprint(Tokens(in)); got != want {
+			t.Errorf("Tokens(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestConcepts: every word of the synonym table maps to one concept (init
+// panics otherwise), and a word meets its synonyms through it.
+func TestConcepts(t *testing.T) {
+	if concepts["insert"] != "@create" || concepts["add"] != "@create" || concepts[Stem("erase")] != "@delete" {
+		t.Errorf("concepts: insert %q, add %q, erase %q", concepts["insert"], concepts["add"], concepts[Stem("erase")])
+	}
+	ix := Build([]Doc{
+		{Name: "playlists_insert", Description: "Inserts a new resource into this collection."},
+		{Name: "playlists_delete", Description: "Deletes a resource."},
+	})
+	if h := ix.Search("add a playlist", 2, nil); len(h) == 0 || h[0].Doc != 0 {
+		t.Errorf("add a playlist: %v, want playlists_insert first", h)
+	}
+	if h := ix.Search("erase my playlist", 2, nil); len(h) == 0 || h[0].Doc != 1 {
+		t.Errorf("erase my playlist: %v, want playlists_delete first", h)
+	}
+}
+
+func TestSearch(t *testing.T) {
+	docs := []Doc{
+		{Name: "refund_invoice", Group: "billing", Description: "Gives money back for a paid invoice.", Args: []Arg{{"amount", "Cents to give back"}}},
+		{Name: "get_invoice", Group: "billing", Description: "Shows one invoice."},
+		{Name: "list_users", Group: "accounts", Description: "Lists the people who can sign in."},
+		{Name: "teamdrives_create", Description: "Deprecated: use drives_create."},
+		{Name: "drives_create", Description: "Creates a shared drive."},
+		{Name: "b_same", Description: "same words"},
+		{Name: "a_same", Description: "same words"},
+	}
+	ix := Build(docs)
+	name := func(h []Hit) []string {
+		var out []string
+		for _, x := range h {
+			out = append(out, docs[x.Doc].Name)
+		}
+		return out
+	}
+	if got := name(ix.Search("money back", 5, nil)); fmt.Sprint(got) != "[refund_invoice]" {
+		t.Errorf("money back: %v", got)
+	}
+	if got := name(ix.Search("invoice", 5, func(d int) bool { return d != 0 })); fmt.Sprint(got) != "[get_invoice]" {
+		t.Errorf("keep filters: %v", got)
+	}
+	if got := name(ix.Search("create drive", 2, nil)); fmt.Sprint(got) != "[drives_create teamdrives_create]" {
+		t.Errorf("a deprecated tool ranks below its replacement: %v", got)
+	}
+	if got := name(ix.Search("same words", 5, nil)); fmt.Sprint(got) != "[a_same b_same]" {
+		t.Errorf("ties go to the smaller name: %v", got)
+	}
+	if got := name(ix.Search("list_users", 1, nil)); fmt.Sprint(got) != "[list_users]" {
+		t.Errorf("a tool's exact name: %v", got)
+	}
+	if got := ix.Search("nothing matches zzz", 5, nil); len(got) != 0 {
+		t.Errorf("no match: %v", got)
+	}
+	// limit keeps the best: the partial selection agrees with a full sort.
+	all := name(ix.Search("invoice same drive create", 7, nil))
+	for k := 1; k <= len(all); k++ {
+		if got := name(ix.Search("invoice same drive create", k, nil)); fmt.Sprint(got) != fmt.Sprint(all[:k]) {
+			t.Errorf("limit %d: %v, want %v", k, got, all[:k])
+		}
+	}
+}
+
+func BenchmarkSearch10k(b *testing.B) {
+	docs := make([]Doc, 10000)
+	for i := range docs {
+		docs[i] = Doc{Name: fmt.Sprintf("svc%d_resource%d_get", i%50, i), Group: fmt.Sprintf("svc%d", i%50),
+			Description: fmt.Sprintf("Gets the resource %d of a project, with its settings and state.", i),
+			Args:        []Arg{{"name", "The resource's name."}, {"pageSize", "How many at most."}}}
+	}
+	ix := Build(docs)
+	b.ResetTimer()
+	for b.Loop() {
+		ix.Search("get the settings of a resource", 5, nil)
+	}
+}
