@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -134,13 +135,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	var body []byte
 	if r.Method == http.MethodPost {
+		var msg wire.Body
 		var release func()
 		var ok bool
-		if body, release, ok = h.readBody(w, r); !ok {
+		if body, msg, release, ok = h.readBody(w, r); !ok {
 			return
 		}
 		defer release()
-		env = parseEnvelope(body)
+		env = parseEnvelope(msg)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
 			return
 		}
@@ -224,25 +226,16 @@ type envelope struct {
 	meta   bool     // a single message with per-request protocol metadata
 }
 
-func parseEnvelope(body []byte) envelope {
-	type message struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
-	}
+// parseEnvelope reads env from the messages of a body scanned (none when
+// it is not JSON).
+func parseEnvelope(b wire.Body) envelope {
 	var env envelope
-	var msgs []message
-	var one message
-	if json.Unmarshal(body, &one) == nil {
-		msgs = []message{one}
-		_, env.meta = one.Params.Meta[mcp.MetaKeyProtocolVersion]
-		env.method = one.Method
-	} else if json.Unmarshal(body, &msgs) != nil {
-		return env
+	if !b.Batch && len(b.Messages) == 1 {
+		m := &b.Messages[0]
+		env.method = m.Method
+		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
 	}
-	for _, m := range msgs {
+	for _, m := range b.Messages {
 		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
 			env.calls = append(env.calls, string(m.ID))
 		}
