@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
 // NewHTTPHandler serves srv over the streamable HTTP transport on a single
@@ -45,6 +46,12 @@ import (
 // with 500, so that a misconfigured server fails on its first request
 // instead of serving without the protection it was given.
 func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
+	return newHTTPHandler(srv, opts, true)
+}
+
+// newHTTPHandler is NewHTTPHandler; without own, go-sdk serves the
+// 2026-07-28 wire too (the differential test's reference).
+func newHTTPHandler(srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
 	o := newHTTPConfig(opts)
 	log := o.logger
 	if log == nil {
@@ -78,9 +85,13 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
+	reg := registryOf(srv)
+	if own {
+		h.modern = newModern(srv, reg)
+	}
 	var next http.Handler = h
 	if o.auth != nil {
-		a, err := newAuthHTTP(o.auth, srv, o.logger)
+		a, err := newAuthHTTP(o.auth, srv, reg, o.logger)
 		if err != nil {
 			return misconfigured(log, err)
 		}
@@ -114,6 +125,7 @@ type httpHandler struct {
 	srv       *mcp.Server
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
+	modern    *modern      // nil: go-sdk serves the 2026-07-28 wire too (httpmodern.go)
 	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
 	auth      *authHTTP    // nil without TokenVerifier
 
@@ -132,19 +144,21 @@ type sessionUse struct {
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
-	var body []byte
 	if r.Method == http.MethodPost {
-		var release func()
-		var ok bool
-		if body, release, ok = h.readBody(w, r); !ok {
+		body, release, ok := h.readBody(w, r)
+		if !ok {
 			return
 		}
 		defer release()
-		env = parseEnvelope(body)
-		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
+		scanned, _ := wire.Scan(body, wire.Limits{}) // malformed: go-sdk answers it
+		env = envelopeOf(r, &scanned)
+		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return
 		}
-		if env.method == "tools/call" {
+		if h.modern != nil && h.modern.serve(w, r, &scanned) {
+			return
+		}
+		if env.task {
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
@@ -213,33 +227,30 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 
 func (r *bodyReader) Close() error { r.b = nil; return nil }
 
-// envelope is what the handler reads of a POST body: the ids of its calls,
-// and whether it belongs to the 2026-07-28 wire.
+// envelope is what the handler needs of a POST body to route it to go-sdk:
+// the ids of its calls, and whether it belongs to the 2026-07-28 wire.
 type envelope struct {
 	calls  []string // JSON ids
 	method string   // of a single message
+	name   string   // the tool a single tools/call names: Mcp-Name, else params.name
 	meta   bool     // a single message with per-request protocol metadata
+	task   bool     // a single tools/call with the 2025-11-25 task param
 }
 
-func parseEnvelope(body []byte) envelope {
-	type message struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		} `json:"params"`
-	}
+func envelopeOf(r *http.Request, b *wire.Body) envelope {
 	var env envelope
-	var msgs []message
-	var one message
-	if json.Unmarshal(body, &one) == nil {
-		msgs = []message{one}
-		_, env.meta = one.Params.Meta[mcp.MetaKeyProtocolVersion]
-		env.method = one.Method
-	} else if json.Unmarshal(body, &msgs) != nil {
-		return env
+	if len(b.Messages) == 1 && !b.Batch {
+		m := &b.Messages[0]
+		env.method = m.Method
+		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
+		if m.Method == "tools/call" {
+			env.task = m.Param("task") != nil
+			if env.name = r.Header.Get("Mcp-Name"); env.name == "" {
+				_ = json.Unmarshal(m.Param("name"), &env.name)
+			}
+		}
 	}
-	for _, m := range msgs {
+	for _, m := range b.Messages {
 		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
 			env.calls = append(env.calls, string(m.ID))
 		}

@@ -42,7 +42,10 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		o.PageSize = mcp.DefaultPageSize
 	}
 	s := mcp.NewServer(impl, &o)
-	d := &dispatcher{reg: r, pageSize: o.PageSize}
+	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
+	if len(o.SupportedProtocolVersions) > 0 {
+		d.versions = o.SupportedProtocolVersions
+	}
 	s.AddReceivingMiddleware(d.middleware)
 	r.mountWith(s, d)
 	return s
@@ -86,6 +89,19 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.serveTasks(s)
 	s.AddReceivingMiddleware(r.answerProbe)
 	return m
+}
+
+// dispatcherOf returns the dispatcher of s when the registry built s
+// (Registry.Server), else nil.
+func (r *Registry) dispatcherOf(s *mcp.Server) *dispatcher {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.mounts {
+		if m.dispatch != nil && m.srv.Value() == s {
+			return m.dispatch
+		}
+	}
+	return nil
 }
 
 // forgetCollected stops following the servers that were garbage collected
