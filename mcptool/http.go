@@ -150,7 +150,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer release()
-		scanned, _ := wire.Scan(body, wire.Limits{}) // malformed: go-sdk answers it
+		scanned, err := wire.Scan(body, wire.Limits{})
+		if err != nil {
+			scanned = wire.Body{} // not JSON: go-sdk answers it
+		}
 		env = envelopeOf(r, &scanned)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return

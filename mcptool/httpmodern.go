@@ -133,7 +133,7 @@ func (m *modern) accept(r *http.Request, b *wire.Body) (*wire.Message, mcp.Reque
 // carries what go-sdk requires. Everything else, and every request go-sdk
 // would refuse, is go-sdk's to answer.
 func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
-	if b.Batch || len(b.Messages) != 1 {
+	if b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth {
 		return nil, false
 	}
 	msg := &b.Messages[0]
@@ -179,6 +179,10 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	return msg, true
 }
 
+// sdkMaxDepth is the nesting go-sdk v1.8.0 refuses a body beyond, as
+// malformed (its internal/json's defaultMaxDepth).
+const sdkMaxDepth = 1000
+
 // acceptsBoth reports whether an Accept header takes both JSON and SSE, as
 // go-sdk's handler requires.
 func acceptsBoth(values []string) bool {
@@ -218,9 +222,7 @@ func (m *modern) request(msg *wire.Message, extra *mcp.RequestExtra) (mcp.Reques
 			case "name":
 				err = json.Unmarshal(mb.Value, &p.Name)
 			case "arguments":
-				if string(mb.Value) != "null" {
-					p.Arguments = mb.Value
-				}
+				p.Arguments = mb.Value
 			case "inputResponses":
 				err = json.Unmarshal(mb.Value, &p.InputResponses)
 			case "requestState":

@@ -29,7 +29,17 @@ import (
 // the same, byte for byte once what is random by design (task IDs, sealed
 // requestStates, times, internal error references) is masked.
 //
-// Intended differences: none.
+// Intended differences, each a case of TestModernDifferentialDiffers:
+//
+//   - A number beyond float64 in the arguments: go-sdk v1.8.0's Mcp-Name
+//     check decodes the arguments as float64, fails, and answers -32020
+//     (header mismatch) though the headers match the body; the new path
+//     answers as Registry.Call does, an isError result naming the argument.
+//     The headers do match, which is all -32020 is for (2026-07-28 basic
+//     transports, "Standard MCP Request Headers": a server rejects a request
+//     whose header value does not match the body); and the tools spec says
+//     argument validation errors are tool execution errors (isError), which
+//     the model can read and correct (server/tools, "Error Handling").
 
 // diffPair serves one registry's server twice.
 type diffPair struct {
@@ -216,6 +226,8 @@ func TestModernDifferential(t *testing.T) {
 		{"oversize", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2,"pad":"`+strings.Repeat("x", 5000)+`"}`, ""), true}, // refused by readBody before either path
 		{"wrong content type", with(modernHeaders("tools/call", "add"), "Content-Type", "text/plain"), callBody("1", "add", `{}`, ""), false},
 		{"accept json only", with(modernHeaders("tools/call", "add"), "Accept", "application/json"), callBody("1", "add", `{}`, ""), false},
+		{"nesting beyond go-sdk's limit", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":`+strings.Repeat("[", 1001)+strings.Repeat("]", 1001)+`}`, ""), false},
+		{"arguments null", modernHeaders("tools/call", "add"), callBody("1", "add", `null`, ""), true},
 		{"name not a string", modernHeaders("tools/call", "add"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{},` + diffMeta + `}}`, false},
 	}
 	for _, c := range cases {
@@ -226,6 +238,21 @@ func TestModernDifferential(t *testing.T) {
 			assert.Equal(t, ref, own)
 		})
 	}
+}
+
+func TestModernDifferentialDiffers(t *testing.T) {
+	p := newDiffPair(t, diffRegistry(t), nil)
+	hdr := modernHeaders("tools/call", "add")
+	body := callBody("1", "add", `{"a":1e999,"b":2}`, "")
+	require.True(t, p.answers(hdr, body))
+	own, _ := send(p.own, hdr, body)
+	ref, _ := send(p.ref, hdr, body)
+	assert.Equal(t, http.StatusBadRequest, ref.Status)
+	assert.Contains(t, ref.Body, `"code":-32020`)
+	assert.Equal(t, http.StatusOK, own.Status)
+	assert.Equal(t, "event: message\ndata: "+
+		`{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"diff","version":"1"}},`+
+		`"content":[{"type":"text","text":"invalid arguments:\n- a: must be at most 9223372036854775807, got 1e999 (maximum)"}],"isError":true,"resultType":"complete"}}`+"\n\n", own.Body)
 }
 
 // An input-required round, then the retry with each side's own
