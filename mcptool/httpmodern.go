@@ -159,11 +159,13 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	if version < modernVersion || !slices.Contains(m.d.versions, version) {
 		return nil, false
 	}
-	var metaVersion string
-	if json.Unmarshal(msg.MetaValue(mcp.MetaKeyProtocolVersion), &metaVersion) != nil || metaVersion != version {
+	if !jsonStringIs(msg.MetaValue(mcp.MetaKeyProtocolVersion), version) {
 		return nil, false
 	}
-	var caps map[string]any
+	var caps *struct { // as go-sdk decodes them
+		mcp.ClientCapabilities
+		Roots *mcp.RootCapabilities `json:"roots,omitempty"`
+	}
 	if json.Unmarshal(msg.MetaValue(mcp.MetaKeyClientCapabilities), &caps) != nil || caps == nil {
 		return nil, false
 	}
@@ -177,6 +179,15 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 		return nil, false // log notifications: go-sdk's session sends them
 	}
 	return msg, true
+}
+
+// jsonStringIs reports whether raw is the JSON string s.
+func jsonStringIs(raw json.RawMessage, s string) bool {
+	if len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s {
+		return true // no escapes: the common case, without decoding
+	}
+	var v string
+	return json.Unmarshal(raw, &v) == nil && v == s
 }
 
 // sdkMaxDepth is the nesting go-sdk v1.8.0 refuses a body beyond, as
@@ -284,15 +295,21 @@ type sseWriter struct {
 	done    bool
 }
 
+// The headers of go-sdk's event streams, shared by every response (net/http
+// only reads them).
+var (
+	noCache     = []string{"no-cache, no-transform"}
+	eventStream = []string{"text/event-stream"}
+	keepAlive   = []string{"keep-alive"}
+)
+
 func (s *sseWriter) headers() {
 	if s.started {
 		return
 	}
 	s.started = true
 	h := s.w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
+	h["Cache-Control"], h["Content-Type"], h["Connection"] = noCache, eventStream, keepAlive
 }
 
 // event writes one SSE message event.
@@ -332,7 +349,7 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
-	resp := &jsonrpc.Response{ID: id, Error: err}
+	var data []byte
 	if err == nil {
 		if impl != nil {
 			meta := res.GetMeta()
@@ -344,25 +361,45 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 				res.SetMeta(meta)
 			}
 		}
-		raw, merr := marshalWire(res)
-		if merr != nil {
-			resp.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
+		if data, err = resultMessage(id, res); err != nil {
+			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
 		}
-		resp.Result = raw
 	}
-	data, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
-		http.Error(s.w, "cannot encode the response", http.StatusInternalServerError)
-		return
+		var eerr error
+		if data, eerr = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err}); eerr != nil {
+			http.Error(s.w, "cannot encode the response", http.StatusInternalServerError)
+			return
+		}
 	}
 	s.headers()
-	if code := errorStatus(resp.Error); code != 0 {
+	if code := errorStatus(err); code != 0 {
 		s.w.Header().Set("Content-Type", "application/json")
 		s.w.WriteHeader(code)
 		_, _ = s.w.Write(data)
 		return
 	}
 	_ = s.event(data)
+}
+
+// resultMessage encodes the response to id carrying res, as
+// jsonrpc.EncodeMessage would, encoding res once.
+func resultMessage(id jsonrpc.ID, res mcp.Result) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(id.Raw()); err != nil {
+		return nil, err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	b.WriteString(`,"result":`)
+	if err := enc.Encode(res); err != nil {
+		return nil, err
+	}
+	b.Truncate(b.Len() - 1)
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // errorStatus is the HTTP status SEP-2575 gives a JSON-RPC error on the
