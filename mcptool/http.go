@@ -22,7 +22,10 @@ import (
 // endpoint, configured by opts (nil: every default). Requests of the
 // 2026-07-28 revision are served statelessly, as that revision requires;
 // 2025-era clients get sessions (unless [HTTPOptions].Stateless), so tools
-// can elicit and sample through them. Requests whose Host is not loopback
+// can elicit and sample through them. For a server built by
+// [Registry.Server], the handler answers the 2026-07-28 tools/call,
+// tools/list and tasks/* requests itself, as go-sdk would, reading and
+// parsing each body once; everything else is go-sdk's. Requests whose Host is not loopback
 // are refused when the server listens on loopback (DNS-rebinding
 // protection), and cross-origin browser requests are refused unless their
 // origin is trusted ([HTTPOptions].TrustedOrigins).

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol: this path decodes the client's capabilities and log level as go-sdk does.
+
 package mcptool
 
 import (

@@ -88,6 +88,7 @@ var diffMasks = []struct {
 	{regexp.MustCompile(`"taskId":"[^"]*"`), `"taskId":"<task>"`},
 	{regexp.MustCompile(`"(createdAt|lastUpdatedAt)":"[^"]*"`), `"$1":"<time>"`},
 	{regexp.MustCompile(`ref [0-9a-f]{12}`), `ref <ref>`},
+	{regexp.MustCompile(`"time":"[^"]*"`), `"time":"<time>"`},
 }
 
 func send(h http.Handler, hdr map[string]string, body string) (diffAnswer, string) {
@@ -156,6 +157,10 @@ func diffRegistry(t *testing.T) *Registry {
 		Progress(ctx, 1, 2, "half")
 		return "done", nil
 	}, Description("Reports progress.")))
+	require.NoError(t, reg.Add("log", func(ctx context.Context) (string, error) {
+		Log(ctx).Warn("careful", "n", 1)
+		return "logged", nil
+	}, Description("Logs.")))
 	require.NoError(t, reg.Add("fail", func(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("boom")
 	}, Description("Fails.")))
@@ -197,6 +202,8 @@ func TestModernDifferential(t *testing.T) {
 		{"malformed arguments", modernHeaders("tools/call", "add"), callBody("2", "add", `[1]`, ""), true},
 		{"tool error", modernHeaders("tools/call", "fail"), callBody("3", "fail", `{}`, ""), true},
 		{"progress", modernHeaders("tools/call", "progress"), `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, true},
+		{"log", modernHeaders("tools/call", "log"), callBody("4", "log", `{}`, ""), true},
+		{"log level asked", modernHeaders("tools/call", "log"), strings.Replace(callBody("4", "log", `{}`, ""), `"_meta":{`, `"_meta":{"io.modelcontextprotocol/logLevel":"info",`, 1), false},
 		{"input required", modernHeaders("tools/call", "ask"), callBody("5", "ask", `{}`, ""), true},
 		{"invalid requestState", modernHeaders("tools/call", "ask"), callBody("6", "ask", `{}`, `"requestState":"bogus","inputResponses":{}`), true},
 		{"task required without capability", modernHeaders("tools/call", "job"), callBody("7", "job", `{}`, ""), true},

@@ -21,7 +21,11 @@ import (
 // (dispatch.go), so building one does no per-tool work, and adding a tool
 // to a served registry costs about what adding it to one that serves
 // nothing does. Tools added to the server with [mcp.Server.AddTool] are
-// listed and called too; a registry tool of the same name wins. The
+// listed and called too; a registry tool of the same name wins. Over
+// [NewHTTPHandler], 2026-07-28 requests for the registry's tools and tasks
+// are answered by mcpgen itself: receiving middleware and tools added to
+// the server directly do not see them (use [Registry.Mount] on a server of
+// your own to have go-sdk serve it all). The
 // registry holds a server only weakly: one that is no longer referenced is
 // garbage collected, and stops following the registry at the registry's
 // next change or the next server it serves, so one server per request (the
