@@ -313,7 +313,7 @@ func hostileRows() []hsRow {
 		{"shell metacharacters", "NUL in an argument", "run", map[string]any{"program": "echo", "args": []string{"a\x00b"}}, hsToolError, []string{"an argument contains a NUL byte"}, nil, false},
 
 		// --- oversized arrays
-		{"oversized array", "100k tags", "search", map[string]any{"query": "go", "tags": manyStrings(100_000)}, hsToolError, []string{"tags: must have at most 16 items, got 100000 (maxItems)"}, nil, true},
+		{"oversized array", "40k tags", "search", map[string]any{"query": "go", "tags": manyStrings(40_000)}, hsToolError, []string{"tags: must have at most 16 items, got 40000 (maxItems)"}, nil, true},
 		{"oversized array", "5000 filters", "search", map[string]any{"query": "go", "filters": manyFilters}, hsToolError, []string{"filters: must have at most 8 items, got 5000 (maxItems)"}, nil, false},
 		{"oversized array", "1000 arguments to echo", "run", map[string]any{"program": "echo", "args": manyStrings(1000)}, hsToolError, []string{"args: must have at most 16 items, got 1000 (maxItems)"}, nil, false},
 		{"oversized array", "200k numbers in an unknown key", "search", map[string]any{"query": "go", "x": make([]int, 200_000)}, hsToolError, []string{"x: is not a known argument"}, nil, false},
@@ -580,7 +580,8 @@ func hostileRawRows() []hsRawRow {
 		{"malformed", "NUL byte", "search", b("{\"query\":\"go\"}\x00"), rawMalformed, rawHTTP400, 0, "malformed"},
 		{"deep nesting", "over mcpgen's limit", "search", b(`{"query":"go","x":` + hsDeep(200, "[", "", "]") + `}`), rawToolError, rawToolError, 0, "is nested more than 64 levels deep (maxDepth)"},
 		{"deep nesting", "unclosed, past mcpgen's limit", "search", b(`{"query":"go","x":` + strings.Repeat("[", 200)), rawMalformed, rawHTTP400, 0, "malformed"},
-		{"deep nesting", "over go-sdk's limit", "search", b(`{"query":"go","x":` + hsDeep(1500, "[", "", "]") + `}`), rawToolError, rawHTTP400, 0, ""},
+		// Over HTTPOptions.MaxBodyDepth (1000): 413 before anything decodes it.
+		{"deep nesting", "over MaxBodyDepth", "search", b(`{"query":"go","x":` + hsDeep(1500, "[", "", "]") + `}`), rawToolError, rawHTTPTooLarge, 0, ""},
 		{"huge", "5 MiB", "search", huge, rawToolError, rawHTTPTooLarge, 0, ""},
 		{"empty", "no arguments", "search", nil, rawToolError, rawToolError, 0, "query: is required but missing (required)"},
 		{"empty", "null", "ping", b(`null`), rawOK, rawOK, 0, "pong"},

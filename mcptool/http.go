@@ -148,15 +148,11 @@ type sessionUse struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	if r.Method == http.MethodPost {
-		body, release, ok := h.readBody(w, r)
+		body, scanned, release, ok := h.readBody(w, r)
 		if !ok {
 			return
 		}
 		defer release()
-		scanned, err := wire.Scan(body, wire.Limits{})
-		if err != nil {
-			scanned = wire.Body{} // not JSON: go-sdk answers it
-		}
 		env = envelopeOf(r, &scanned)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return

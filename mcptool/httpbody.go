@@ -6,30 +6,21 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"runtime"
 	"sync"
 	"time"
 
 	syncsem "golang.org/x/sync/semaphore"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
-// decodeCost is how many times its size a request body costs in memory
-// while it is served: the body itself, go-sdk's reading and decoding of it
-// (it reads the body again and decodes the message in several passes, with
-// buffers that double; a _meta of many small values becomes maps and slices
-// of boxed values) and mcpgen's decoding of the arguments.
-// MaxBodyBytesInFlight counts each body at this many times its size.
-// Measured (go-sdk v1.8.0, one ~4 MiB tools/call at a time): 23–29 times
-// the body allocated and 12–15 times at the live heap's peak with the bulk
-// in arguments, _meta, an unknown param or the id as one string; 105 times
-// allocated and ~22 times at the peak with two million tiny values in
-// _meta. Under load the garbage collector lags behind, so the bound is
-// above the peak; TestHTTPBodiesMemory checks the peak RSS it keeps.
-const decodeCost = 32
-
 // uncountedBody is the largest body (with a Content-Length) that
-// MaxBodyBytesInFlight does not count.
+// MaxBodyBytesInFlight does not count as it arrives.
 const uncountedBody = 64 << 10
+
+// uncountedCharge is the largest decoding charge (wire.Cost.Charge) that
+// MaxBodyBytesInFlight does not count: a small call never waits for room.
+const uncountedCharge = 2 << 20
 
 // bodyStall bounds how long a body waits for room in MaxBodyBytesInFlight
 // for its next bytes before it gets 503. Bodies hold what they have
@@ -42,24 +33,26 @@ const bodyStall = time.Second
 const bodyChunk = 32 << 10
 
 // readBody reads r's body once, within BodyReadTimeout and
-// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight, and
-// accounts for what decoding it will cost before go-sdk gets it. The budget
-// has two parts (bodyBudget): while it arrives, a body holds what it has
-// sent in the first (a sixteenth), never what it declared, so clients that
-// trickle large bodies cannot starve the others; once whole, it also takes
-// decodeCost times its size from the second (the rest), which go-sdk's and
-// mcpgen's decoding will use, until its request is answered and, after a
-// large body, its garbage collected; received bodies wait for that room in
-// the order they were received, within the body's deadline. Each charge is at most its whole part, so
-// that any body fits alone. Reading waits for room up to bodyStall at a
-// time, and within the body's deadline (then 503). release gives the
-// body's share back once its request is served. It answers r itself when
-// ok is false.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, release func(), ok bool) {
+// MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight; scans it
+// (wire.Scan: a body beyond MaxBodyValues or MaxBodyDepth gets 413), and
+// accounts for what decoding it will cost before anything decodes it. The
+// budget has two parts (bodyBudget): while it arrives, a body holds what
+// it has sent in the first (a sixteenth), never what it declared, so
+// clients that trickle large bodies cannot starve the others; once whole,
+// it also takes what decoding it costs, counted by its structure
+// (wire.Cost.Charge), from the second (the rest), until its request is
+// answered; received bodies wait for that room in the order they were
+// received, within the body's deadline. Each charge is at most its whole
+// part, so that any body fits alone. Reading waits for room up to
+// bodyStall at a time, and within the body's deadline (then 503). msg is
+// what the scan found (no messages when the body is not JSON: whoever
+// decodes it answers that). release gives the body's share back once its
+// request is served. It answers r itself when ok is false.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, release func(), ok bool) {
 	bound := h.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
 		refuse(w, http.StatusRequestEntityTooLarge, "request body too large", "declared body larger than MaxRequestBodyBytes")
-		return nil, nil, false
+		return nil, wire.Body{}, nil, false
 	}
 	ctx := r.Context()
 	var clear func()
@@ -111,7 +104,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			if r.Context().Err() == nil {
 				busy(w)
 			}
-			return nil, nil, false
+			return nil, wire.Body{}, nil, false
 		}
 		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
 		first := int64(uncountedBody)
@@ -155,7 +148,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 					if r.Context().Err() == nil {
 						busy(w)
 					}
-					return nil, nil, false
+					return nil, wire.Body{}, nil, false
 				}
 			}
 			held += charge
@@ -190,39 +183,53 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		default:
 			http.Error(w, "reading the request body failed", http.StatusBadRequest)
 		}
-		return nil, nil, false
+		return nil, wire.Body{}, nil, false
 	}
 	if clear != nil {
 		clear() // before waiting below: net/http would cancel r past it
 	}
-	if counted {
-		// What decoding the body will cost, before go-sdk decodes it: the
-		// received bodies wait their turn, in order, within the body's
+	msg, err = wire.Scan(body, h.o.bodyLimits)
+	var le *wire.LimitError
+	if errors.As(err, &le) {
+		release()
+		refuse(w, http.StatusRequestEntityTooLarge, le.Error(), "")
+		return nil, wire.Body{}, nil, false
+	}
+	if err != nil {
+		msg = wire.Body{Cost: msg.Cost} // what was read of it until the error
+	}
+	if charge := msg.Cost.Charge(); h.bodies != nil && charge > uncountedCharge {
+		// What decoding the body will cost, before anything decodes it:
+		// the received bodies wait their turn, in order, within the body's
 		// deadline; the room they held while arriving is then free for
 		// others to arrive (the charge covers the body itself).
-		charge := min(decodeCost*int64(len(body)), h.bodies.decodingMax)
+		charge = min(charge, h.bodies.decodingMax)
 		if err := h.bodies.decoding.Acquire(ctx, charge); err != nil {
 			release()
 			if r.Context().Err() == nil {
 				busy(w)
 			}
-			return nil, nil, false
+			return nil, wire.Body{}, nil, false
 		}
 		decoding = charge
+	}
+	if entered != nil {
 		h.bodies.leave(entered)
 		entered = nil
+	}
+	if held > 0 {
 		h.bodies.arriving.Release(held)
 		held = 0
 	}
 	if h.bodies == nil {
 		release = func() {}
 	}
-	return body, release, true
+	return body, msg, release, true
 }
 
 // bodyBudget is MaxBodyBytesInFlight: a sixteenth for the bodies arriving
 // (counted as their bytes arrive), the rest for the bodies being decoded
-// and served (each counted at decodeCost times its size).
+// and served (each counted at what decoding it costs, wire.Cost.Charge).
 type bodyBudget struct {
 	arriving, decoding       *syncsem.Weighted
 	arrivingMax, decodingMax int64
@@ -326,25 +333,8 @@ func newBodyBudget(n int64) *bodyBudget {
 	}
 }
 
-// collectAfter is the smallest decoding charge whose garbage is collected
-// before its room is given back (releaseDecoding).
-const collectAfter = 32 << 20
-
-// releaseDecoding gives back n bytes of decoding room. A large body leaves
-// as much garbage as it was charged for (go-sdk's decoding passes), which
-// the garbage collector would otherwise free only once the heap has grown
-// to twice what was live when it last ran, on top of the next large body's
-// decoding: so after one, the room comes back once a collection has run.
-func (b *bodyBudget) releaseDecoding(n int64) {
-	if n < collectAfter {
-		b.decoding.Release(n)
-		return
-	}
-	go func() {
-		runtime.GC()
-		b.decoding.Release(n)
-	}()
-}
+// releaseDecoding gives back n bytes of decoding room.
+func (b *bodyBudget) releaseDecoding(n int64) { b.decoding.Release(n) }
 
 // acquireBody waits up to bodyStall (and ctx) for n bytes of room in sem.
 func acquireBody(ctx context.Context, sem *syncsem.Weighted, n int64) error {

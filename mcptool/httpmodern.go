@@ -34,7 +34,7 @@ import (
 // One request, in the order the code runs it:
 //
 //	read       httpHandler.readBody (httpbody.go): the body, once
-//	scan       wire.Scan: one pass; the envelope, params and _meta as raw
+//	scan       wire.Scan, in readBody: one pass; the envelope, params and _meta as raw
 //	           sub-slices of the body
 //	authorize  authHTTP.permit (auth.go), for every tools/call (ServeHTTP),
 //	           before anything decodes the arguments

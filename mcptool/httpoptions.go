@@ -7,6 +7,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
+)
+
+// The defaults of HTTPOptions.MaxBodyValues and MaxBodyDepth.
+const (
+	defaultMaxBodyValues = 50_000
+	defaultMaxBodyDepth  = 1000
 )
 
 // HTTPOptions configures [NewHTTPHandler]. A nil *HTTPOptions, and a zero
@@ -47,26 +55,19 @@ type HTTPOptions struct {
 	MaxRequestBodyBytes int64
 
 	// MaxBodyBytesInFlight bounds the memory the request bodies being
-	// served take at once, across all requests: the bodies themselves and
-	// what decoding them costs. A sixteenth of it holds the bodies as their
-	// bytes arrive, never by the size they declare (a large body starts
-	// arriving when those arriving leave room for it, counting each at its
-	// declared size for its first half second, smallest first): clients
-	// that trickle large bodies hold only what they have sent, and cannot
-	// make other calls wait (a body of at most 64 KiB with a Content-Length
-	// is not counted, so small calls never queue behind large ones). The
-	// rest holds the bodies received, each counted at 32 times its size —
-	// what reading and decoding it costs, in go-sdk and in mcpgen, wherever
-	// its bulk sits — but never more than that part, so that any body fits
-	// alone, until its request is answered; the bodies received wait for it
-	// in the order they arrived. A body whose next bytes find no room waits
-	// for it up to a second at a time, and a body received waits its turn,
-	// within BodyReadTimeout; then it gets 503 with Retry-After.
-	// Default 32 × MaxRequestBodyBytes (128 MiB: 8 MiB of bodies arriving,
-	// and one body of the largest size decoded at a time, or three of a
-	// quarter of it; 128 MiB too when bodies are unbounded); negative means
-	// no bound.
+	// served take at once: a sixteenth holds bodies as their bytes arrive,
+	// the rest holds each body received at what decoding it costs, counted
+	// by its structure (values, containers, keys, bytes), until it is
+	// answered. A body finding no room within BodyReadTimeout gets 503.
+	// Small calls are not counted. Default 32 × MaxRequestBodyBytes (128
+	// MiB); negative means no bound.
 	MaxBodyBytesInFlight int64
+
+	// MaxBodyValues bounds the JSON values (scalars, objects, arrays) in a
+	// request body, and MaxBodyDepth their nesting; a body beyond either
+	// gets 413. Defaults 50,000 and 1000; negative means no bound.
+	MaxBodyValues int
+	MaxBodyDepth  int
 
 	// BodyReadTimeout bounds how long a request body may take to arrive; a
 	// slower one gets 408. It is enforced with the connection's read
@@ -126,6 +127,7 @@ type httpConfig struct {
 	eventStore           mcp.EventStore
 	maxSessions          int
 	maxBodyBytesInFlight int64
+	bodyLimits           wire.Limits
 	bodyReadTimeout      time.Duration
 	auth                 *authConfig // TokenVerifier and ResourceMetadata (auth.go)
 }
@@ -146,6 +148,7 @@ func newHTTPConfig(opts *HTTPOptions) httpConfig {
 		maxSessions:          opts.MaxSessions,
 		maxBodyBytesInFlight: opts.MaxBodyBytesInFlight,
 		bodyReadTimeout:      opts.BodyReadTimeout,
+		bodyLimits:           wire.Limits{MaxValues: opts.MaxBodyValues, MaxDepth: opts.MaxBodyDepth},
 	}
 	if opts.TokenVerifier != nil || opts.ResourceMetadata != nil {
 		c.auth = &authConfig{verify: opts.TokenVerifier, meta: opts.ResourceMetadata}
@@ -165,10 +168,20 @@ func newHTTPConfig(opts *HTTPOptions) httpConfig {
 		c.maxSessions = 1024
 	}
 	if c.maxBodyBytesInFlight == 0 {
-		c.maxBodyBytesInFlight = decodeCost * c.maxRequestBodyBytes
+		c.maxBodyBytesInFlight = 32 * c.maxRequestBodyBytes
 		if c.maxRequestBodyBytes < 0 {
-			c.maxBodyBytesInFlight = decodeCost * mcp.DefaultMaxRequestBodyBytes
+			c.maxBodyBytesInFlight = 32 * mcp.DefaultMaxRequestBodyBytes
 		}
+	}
+	if c.bodyLimits.MaxValues == 0 {
+		c.bodyLimits.MaxValues = defaultMaxBodyValues
+	} else if c.bodyLimits.MaxValues < 0 {
+		c.bodyLimits.MaxValues = 0
+	}
+	if c.bodyLimits.MaxDepth == 0 {
+		c.bodyLimits.MaxDepth = defaultMaxBodyDepth
+	} else if c.bodyLimits.MaxDepth < 0 {
+		c.bodyLimits.MaxDepth = 0
 	}
 	if c.bodyReadTimeout == 0 {
 		c.bodyReadTimeout = 30 * time.Second

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
 // With nil options, the handler takes the defaults docs/architecture.md
@@ -27,13 +29,15 @@ func TestHTTPConfigDefaults(t *testing.T) {
 	assert.Equal(t, 1024, def.maxSessions)
 	assert.EqualValues(t, 128<<20, def.maxBodyBytesInFlight)
 	assert.Equal(t, 30*time.Second, def.bodyReadTimeout)
+	assert.Equal(t, wire.Limits{MaxValues: 50_000, MaxDepth: 1000}, def.bodyLimits)
 	assert.Nil(t, def.auth)
 
 	zero := newHTTPConfig(&HTTPOptions{})
 	zero.eventStore = def.eventStore
 	assert.Equal(t, def, zero)
 
-	off := newHTTPConfig(&HTTPOptions{SessionTimeout: -1, MaxRequestBodyBytes: -1, MaxSessions: -1, BodyReadTimeout: -1, MaxBodyBytesInFlight: -1})
+	off := newHTTPConfig(&HTTPOptions{SessionTimeout: -1, MaxRequestBodyBytes: -1, MaxSessions: -1, BodyReadTimeout: -1, MaxBodyBytesInFlight: -1, MaxBodyValues: -1, MaxBodyDepth: -1})
+	assert.Equal(t, wire.Limits{}, off.bodyLimits, "negative: no cap")
 	assert.Zero(t, off.sessionTimeout, "negative: never")
 	assert.Negative(t, off.maxRequestBodyBytes)
 	assert.Negative(t, off.maxSessions)
@@ -58,7 +62,7 @@ func TestHTTPOptionsFields(t *testing.T) {
 		Stateless: true, TrustedOrigins: origins,
 		SessionTimeout: time.Minute, Logger: logger, MaxRequestBodyBytes: 1 << 20, EventStore: store,
 		MaxSessions: 9, MaxBodyBytesInFlight: 3 << 20, BodyReadTimeout: time.Second,
-		TokenVerifier: verify, ResourceMetadata: meta,
+		MaxBodyValues: 7, MaxBodyDepth: 5, TokenVerifier: verify, ResourceMetadata: meta,
 	})
 	if assert.NotNil(t, c.auth) {
 		assert.NotNil(t, c.auth.verify)
@@ -69,6 +73,7 @@ func TestHTTPOptionsFields(t *testing.T) {
 		stateless: true, trustedOrigins: []string{"https://a.example", "https://b.example"},
 		sessionTimeout: time.Minute, logger: logger, maxRequestBodyBytes: 1 << 20, eventStore: store,
 		maxSessions: 9, maxBodyBytesInFlight: 3 << 20, bodyReadTimeout: time.Second,
+		bodyLimits: wire.Limits{MaxValues: 7, MaxDepth: 5},
 	}, c)
 	origins[0] = "https://changed.example"
 	assert.Equal(t, "https://a.example", c.trustedOrigins[0])

@@ -19,10 +19,10 @@ type Cost struct {
 // value boxed in an interface, an object in a map, an array in a slice
 // grown by doubling, a key in a string.
 const (
-	costPerByte      = 24
-	costPerValue     = 64
-	costPerContainer = 256
-	costPerKey       = 64
+	costPerByte      = 50
+	costPerValue     = 256
+	costPerContainer = 800
+	costPerKey       = 416
 )
 
 // Charge is what decoding a body of this cost may allocate, in bytes, by

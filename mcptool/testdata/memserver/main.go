@@ -2,17 +2,21 @@
 // tool behind NewHTTPHandler with its defaults, on a free loopback port,
 // built without the race detector (which would multiply its memory). It
 // prints "ADDR <url>" and serves until its standard input closes, or for five
-// minutes at most.
+// minutes at most. GET /free returns the heap's free memory to the system
+// (debug.FreeOSMemory), so that the test measures each case from a heap of
+// the same size.
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,6 +25,10 @@ import (
 )
 
 func main() {
+	// How long a body may wait for room: the test bounds each burst with
+	// it (it bounds time, not memory).
+	wait := flag.Duration("body-timeout", 30*time.Second, "HTTPOptions.BodyReadTimeout")
+	flag.Parse()
 	quiet := slog.New(slog.DiscardHandler)
 	reg := mcptool.NewRegistry(mcptool.Logger(quiet))
 	if err := mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -36,8 +44,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	mux := http.NewServeMux()
+	mux.Handle("/", mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait}))
+	mux.HandleFunc("GET /free", func(http.ResponseWriter, *http.Request) { debug.FreeOSMemory() })
 	hs := &http.Server{
-		Handler:           mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet}),
+		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	go func() { _ = hs.Serve(ln) }()
