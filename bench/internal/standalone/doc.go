@@ -1,7 +1,8 @@
-// Package standalone holds what the two minimal servers of
-// BenchmarkStandalone share: the tool (one string argument, a structured
-// result) and the line a server prints when it is ready. The servers
-// themselves are the commands in ./mcpgen and ./gosdk, each its own binary,
+// Package standalone holds what the minimal servers of BenchmarkStandalone
+// and of the three-server series (./series) share: the tools (echo: one
+// string argument; calculate_sum: two numbers; each a structured result)
+// and the line a server prints when it is ready. The servers themselves
+// are the commands in ./mcpgen, ./gosdk and ./mcpgo, each its own binary,
 // so that each process holds on its heap only what its own stack links
 // (package-level state of its dependencies included), as a small server a
 // user deploys does.
@@ -32,6 +33,26 @@ func Echo(_ context.Context, in In) (Out, error) { return Out(in), nil }
 const (
 	Name        = "echo"
 	Description = "Echoes the text."
+)
+
+// SumIn is calculate_sum's arguments.
+type SumIn struct {
+	A float64 `json:"a"`
+	B float64 `json:"b"`
+}
+
+// SumOut is calculate_sum's result.
+type SumOut struct {
+	Sum float64 `json:"sum"`
+}
+
+// Sum is calculate_sum's function.
+func Sum(_ context.Context, in SumIn) (SumOut, error) { return SumOut{Sum: in.A + in.B}, nil }
+
+// SumName and SumDescription are calculate_sum's.
+const (
+	SumName        = "calculate_sum"
+	SumDescription = "Adds a and b."
 )
 
 // Ready writes the line the benchmark waits for, "ADDR HEAP OBJECTS": the

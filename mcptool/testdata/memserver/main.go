@@ -1,7 +1,7 @@
 // Command memserver is the server of mcptool's TestHTTPBodiesMemory: one
 // tool behind NewHTTPHandler with its defaults, on a free loopback port,
 // built without the race detector (which would multiply its memory). It
-// prints "ADDR <url>" and serves until its standard input closes, or for five
+// prints "ADDR <url>" and serves until its standard input closes, or for fifteen
 // minutes at most. GET /free returns the heap's free memory to the system
 // (debug.FreeOSMemory), so that the test measures each case from a heap of
 // the same size.
@@ -57,7 +57,7 @@ func main() {
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Minute): // a test on a busy machine outlasts a minute
+	case <-time.After(15 * time.Minute): // a test on a busy machine outlasts minutes
 	}
 	_ = hs.Close()
 }

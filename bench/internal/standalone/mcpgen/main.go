@@ -1,4 +1,4 @@
-// Command mcpgen is BenchmarkStandalone's mcpgen server: one tool, added
+// Command mcpgen is BenchmarkStandalone's mcpgen server: two tools, added
 // with mcptool.Add, served by Registry.Server and mcptool.NewHTTPHandler on
 // loopback (2026-07-28 requests are stateless). It prints its address and
 // start-up heap (standalone.Ready) and serves until killed.
@@ -19,6 +19,9 @@ import (
 func main() {
 	reg := mcptool.NewRegistry()
 	if err := mcptool.Add(reg, standalone.Name, standalone.Echo, mcptool.Description(standalone.Description)); err != nil {
+		log.Fatal(err)
+	}
+	if err := mcptool.Add(reg, standalone.SumName, standalone.Sum, mcptool.Description(standalone.SumDescription)); err != nil {
 		log.Fatal(err)
 	}
 	h := mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil), nil)
