@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -177,7 +176,7 @@ type verifiedKey struct{}
 
 // newAuthHTTP checks the configuration; on its error NewHTTPHandler returns
 // a misconfigured handler.
-func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHTTP, error) {
+func newAuthHTTP(cfg *authConfig, srv *mcp.Server, reg *Registry, logger *slog.Logger) (*authHTTP, error) {
 	if cfg.verify == nil || cfg.meta == nil {
 		return nil, errors.New("authorization needs both TokenVerifier and ResourceMetadata")
 	}
@@ -188,7 +187,7 @@ func newAuthHTTP(cfg *authConfig, srv *mcp.Server, logger *slog.Logger) (*authHT
 	if len(cfg.meta.AuthorizationServers) == 0 {
 		return nil, errors.New("ResourceMetadata: it must name at least one authorization server")
 	}
-	a := &authHTTP{cfg: *cfg, srv: srv, reg: registryOf(srv), logger: logger}
+	a := &authHTTP{cfg: *cfg, srv: srv, reg: reg, logger: logger}
 	path := strings.TrimRight(u.EscapedPath(), "/")
 	a.metaPaths = []string{"/.well-known/oauth-protected-resource" + path}
 	if path != "" {
@@ -325,18 +324,15 @@ func (a *authHTTP) scopes() []string {
 	return slices.Compact(all)
 }
 
-// permit answers a tools/call whose token lacks its tool's scopes with 403
-// and returns false. The tool is named by the Mcp-Name header (2026-07-28)
-// or the body (2025-era sessions); the call path checks the body again.
-func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, body []byte) bool {
+// permit answers a tools/call of the tool name whose token lacks the
+// tool's scopes with 403 and returns false. The handler reads name from the
+// Mcp-Name header (2026-07-28) or the body (2025-era sessions), before
+// anything decodes the arguments; the call path checks the scopes again.
+func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, name string) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
 	reg := a.reg
 	if ti == nil || reg == nil {
 		return true
-	}
-	name := r.Header.Get("Mcp-Name")
-	if name == "" {
-		name, _ = jsonparser.GetString(body, "params", "name")
 	}
 	t, ok := reg.lookup(name)
 	if !ok || mayCall(t, ti) {

@@ -41,6 +41,12 @@ type dispatcher struct {
 	reg      *Registry
 	pageSize int
 	poking   atomic.Bool
+
+	// What the 2026-07-28 path (httpmodern.go) answers as go-sdk's server
+	// would, from the server's options.
+	impl      *mcp.Implementation
+	versions  []string // the protocol versions the server speaks
+	cacheable func(context.Context, mcp.Request, *mcp.Cacheable)
 }
 
 // middleware answers tools/list and the registry's tools/call; anything

@@ -686,7 +686,7 @@ func ExampleNewHTTPHandler() {
 	_ = reg.Add("hello", func(ctx context.Context) (string, error) {
 		req := mcptool.Request(ctx)
 		return fmt.Sprintf("hello over %s, session id: %v, Mcp-Protocol-Version header: %q",
-			req.ProtocolVersion(), req.Session.ID() != "", req.Extra.Header.Get("Mcp-Protocol-Version")), nil
+			req.ProtocolVersion(), req.Session != nil && req.Session.ID() != "", req.Extra.Header.Get("Mcp-Protocol-Version")), nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 

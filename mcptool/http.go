@@ -22,7 +22,10 @@ import (
 // endpoint, configured by opts (nil: every default). Requests of the
 // 2026-07-28 revision are served statelessly, as that revision requires;
 // 2025-era clients get sessions (unless [HTTPOptions].Stateless), so tools
-// can elicit and sample through them. Requests whose Host is not loopback
+// can elicit and sample through them. For a server built by
+// [Registry.Server], the handler answers the 2026-07-28 tools/call,
+// tools/list and tasks/* requests itself, as go-sdk would, reading and
+// parsing each body once; everything else is go-sdk's. Requests whose Host is not loopback
 // are refused when the server listens on loopback (DNS-rebinding
 // protection), and cross-origin browser requests are refused unless their
 // origin is trusted ([HTTPOptions].TrustedOrigins).
@@ -46,6 +49,12 @@ import (
 // with 500, so that a misconfigured server fails on its first request
 // instead of serving without the protection it was given.
 func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
+	return newHTTPHandler(srv, opts, true)
+}
+
+// newHTTPHandler is NewHTTPHandler; without own, go-sdk serves the
+// 2026-07-28 wire too (the differential test's reference).
+func newHTTPHandler(srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
 	o := newHTTPConfig(opts)
 	log := o.logger
 	if log == nil {
@@ -79,9 +88,13 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
+	reg := registryOf(srv)
+	if own {
+		h.modern = newModern(srv, reg)
+	}
 	var next http.Handler = h
 	if o.auth != nil {
-		a, err := newAuthHTTP(o.auth, srv, o.logger)
+		a, err := newAuthHTTP(o.auth, srv, reg, o.logger)
 		if err != nil {
 			return misconfigured(log, err)
 		}
@@ -115,6 +128,7 @@ type httpHandler struct {
 	srv       *mcp.Server
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
+	modern    *modern      // nil: go-sdk serves the 2026-07-28 wire too (httpmodern.go)
 	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
 	auth      *authHTTP    // nil without TokenVerifier
 
@@ -133,23 +147,23 @@ type sessionUse struct {
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
-	var body []byte
 	if r.Method == http.MethodPost {
-		var msg wire.Body
-		var release func()
-		var ok bool
-		if body, msg, release, ok = h.readBody(w, r); !ok {
+		body, scanned, release, ok := h.readBody(w, r)
+		if !ok {
 			return
 		}
 		defer release()
-		env = parseEnvelope(msg)
-		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, body) {
+		env = envelopeOf(r, &scanned)
+		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return
 		}
-		switch env.method {
-		case "tools/call":
+		if h.modern != nil && h.modern.serve(w, r, &scanned) {
+			return
+		}
+		switch {
+		case env.task:
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
-		case "tools/list":
+		case env.method == "tools/list":
 			body = liftQuery(body) // SEP-1821's query, which go-sdk drops
 		}
 		if env.method == methodSubscriptionsListen {
@@ -218,22 +232,28 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 
 func (r *bodyReader) Close() error { r.b = nil; return nil }
 
-// envelope is what the handler reads of a POST body: the ids of its calls,
-// and whether it belongs to the 2026-07-28 wire.
+// envelope is what the handler needs of a POST body to route it to go-sdk:
+// the ids of its calls, and whether it belongs to the 2026-07-28 wire.
 type envelope struct {
 	calls  []string // JSON ids
 	method string   // of a single message
+	name   string   // the tool a single tools/call names: Mcp-Name, else params.name
 	meta   bool     // a single message with per-request protocol metadata
+	task   bool     // a single tools/call with the 2025-11-25 task param
 }
 
-// parseEnvelope reads env from the messages of a body scanned (none when
-// it is not JSON).
-func parseEnvelope(b wire.Body) envelope {
+func envelopeOf(r *http.Request, b *wire.Body) envelope {
 	var env envelope
-	if !b.Batch && len(b.Messages) == 1 {
+	if len(b.Messages) == 1 && !b.Batch {
 		m := &b.Messages[0]
 		env.method = m.Method
 		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
+		if m.Method == "tools/call" {
+			env.task = m.Param("task") != nil
+			if env.name = r.Header.Get("Mcp-Name"); env.name == "" {
+				_ = json.Unmarshal(m.Param("name"), &env.name)
+			}
+		}
 	}
 	for _, m := range b.Messages {
 		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {

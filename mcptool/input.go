@@ -20,6 +20,8 @@ import (
 	gjs "github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // The errors of asking the client for input.
@@ -285,6 +287,9 @@ func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolR
 		return nil, unknownTool(t.name)
 	}
 	cs.peer, cs.ti = sdkPeer{req}, tokenInfoOf(ctx, req.Extra)
+	if p := peerctx.From(ctx); p != nil && req.Session == nil {
+		cs.peer = p // the request's own stream (httpmodern.go)
+	}
 	if req.Params.RequestState == "" {
 		if len(req.Params.InputResponses) > 0 {
 			r.cfg.logger.InfoContext(ctx, "mcptool: inputResponses without requestState ignored: asking again", "tool", t.name)

@@ -21,7 +21,11 @@ import (
 // (dispatch.go), so building one does no per-tool work, and adding a tool
 // to a served registry costs about what adding it to one that serves
 // nothing does. Tools added to the server with [mcp.Server.AddTool] are
-// listed and called too; a registry tool of the same name wins. The
+// listed and called too; a registry tool of the same name wins. Over
+// [NewHTTPHandler], 2026-07-28 requests for the registry's tools and tasks
+// are answered by mcpgen itself: receiving middleware and tools added to
+// the server directly do not see them (use [Registry.Mount] on a server of
+// your own to have go-sdk serve it all). The
 // registry holds a server only weakly: one that is no longer referenced is
 // garbage collected, and stops following the registry at the registry's
 // next change or the next server it serves, so one server per request (the
@@ -42,7 +46,10 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		o.PageSize = mcp.DefaultPageSize
 	}
 	s := mcp.NewServer(impl, &o)
-	d := &dispatcher{reg: r, pageSize: o.PageSize}
+	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
+	if len(o.SupportedProtocolVersions) > 0 {
+		d.versions = o.SupportedProtocolVersions
+	}
 	s.AddReceivingMiddleware(d.middleware)
 	r.mountWith(s, d)
 	return s
@@ -87,6 +94,19 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.serveTasks(s)
 	s.AddReceivingMiddleware(r.answerProbe)
 	return m
+}
+
+// dispatcherOf returns the dispatcher of s when the registry built s
+// (Registry.Server), else nil.
+func (r *Registry) dispatcherOf(s *mcp.Server) *dispatcher {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.mounts {
+		if m.dispatch != nil && m.srv.Value() == s {
+			return m.dispatch
+		}
+	}
+	return nil
 }
 
 // forgetCollected stops following the servers that were garbage collected

@@ -398,6 +398,7 @@ func (run *taskRun) supervise(store taskstore.Store) {
 			cancelRun()
 		}
 	}
+	check() // a tasks/cancel stored before the watch began sent it no event
 	for {
 		select {
 		case <-done:

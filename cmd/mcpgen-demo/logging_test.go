@@ -15,9 +15,10 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// TestRequestLogging: by default a stateless request logs nothing (go-sdk's
-// three session lines are dropped), with -v it logs them, and go-sdk's
-// warnings get through either way.
+// TestRequestLogging: by default a stateless request go-sdk serves (here
+// server/discover; mcpgen answers tools/list itself, without a session)
+// logs nothing (go-sdk's three session lines are dropped), with -v it logs
+// them, and go-sdk's warnings get through either way.
 func TestRequestLogging(t *testing.T) {
 	for _, verbose := range []bool{false, true} {
 		var buf bytes.Buffer
@@ -35,20 +36,20 @@ func TestRequestLogging(t *testing.T) {
 		t.Cleanup(ts.Close)
 		buf.Reset()
 		for range 3 {
-			req, err := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{`+
+			req, err := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{`+
 				`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},`+
 				`"io.modelcontextprotocol/clientCapabilities":{}}}}`))
 			require.NoError(t, err)
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-			req.Header.Set("Mcp-Method", "tools/list")
+			req.Header.Set("Mcp-Method", "server/discover") // go-sdk's: a session per request
 			resp, err := ts.Client().Do(req)
 			require.NoError(t, err)
 			body, _ := io.ReadAll(resp.Body)
 			_ = resp.Body.Close()
 			require.Equal(t, http.StatusOK, resp.StatusCode, "%s", body)
-			require.Contains(t, string(body), `"tools":[`)
+			require.Contains(t, string(body), `"supportedVersions":[`)
 		}
 		lines := strings.Count(buf.String(), "\n")
 		if verbose {

@@ -47,3 +47,24 @@ func WithResultType(res *mcp.CallToolResult, inputRequired bool) *mcp.CallToolRe
 	}
 	return &out
 }
+
+// CompleteToolsList returns an empty tools/list result whose resultType is
+// "complete", as go-sdk's session sets it on every result of the
+// 2026-07-28 wire (its field is unexported; a ListToolsResult decoded from
+// JSON carries it). mcptool's own 2026-07-28 path answers tools/list
+// without a session.
+//
+// Retire when go-sdk exports a way to set it.
+func CompleteToolsList() *mcp.ListToolsResult {
+	r := completeList
+	r.Tools = []*mcp.Tool{}
+	return &r
+}
+
+var completeList = func() mcp.ListToolsResult {
+	var r mcp.ListToolsResult
+	if err := json.Unmarshal([]byte(`{"tools":[],"resultType":"complete"}`), &r); err != nil {
+		panic("sdkpatch: " + err.Error())
+	}
+	return r
+}()

@@ -63,3 +63,19 @@ func TestWithResultTypeCopiesEveryField(t *testing.T) {
 	assert.False(t, WithResultType(in, false).NeedsInput())
 	assert.True(t, WithResultType(in, true).NeedsInput())
 }
+
+// TestCompleteToolsList pins what CompleteToolsList relies on: a
+// ListToolsResult built in Go marshals without resultType, and the one it
+// returns marshals with "complete", its tools an empty array, each call a
+// copy of its own.
+func TestCompleteToolsList(t *testing.T) {
+	plain, err := json.Marshal(&mcp.ListToolsResult{Tools: []*mcp.Tool{}})
+	require.NoError(t, err)
+	assert.NotContains(t, string(plain), "resultType")
+	a := CompleteToolsList()
+	a.Tools = append(a.Tools, &mcp.Tool{Name: "x"})
+	b := CompleteToolsList()
+	got, err := json.Marshal(b)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"tools":[],"resultType":"complete","ttlMs":0,"cacheScope":""}`, string(got))
+}
