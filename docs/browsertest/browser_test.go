@@ -79,10 +79,15 @@ type tab struct {
 }
 
 // open starts Chromium (a new profile, no network of its own) and loads the
-// file at path, with the viewport width x height.
+// file at path, with the viewport width x height. A path may end in a
+// #fragment, which is opened as a deep link into the page.
 func open(t *testing.T, path string, width, height int64) *tab {
 	t.Helper()
 	exe := chromium(t)
+	path, fragment, _ := strings.Cut(path, "#")
+	if fragment != "" {
+		fragment = "#" + fragment
+	}
 	abs, err := filepath.Abs(path)
 	require.NoError(t, err)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -124,7 +129,7 @@ func open(t *testing.T, path string, width, height int64) *tab {
 	require.NoError(t, err)
 	_, err = chromedp.Call(bctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: width, Height: height, DeviceScaleFactor: 1, Mobile: width < 600})
 	require.NoError(t, err)
-	tb.do(t, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("#q")))
+	tb.do(t, chromedp.Navigate(url+fragment), chromedp.WaitReady(chromedp.CSS("#q")))
 	return tb
 }
 

@@ -60,6 +60,17 @@
   }
   q.addEventListener("input", filter);
   if (q.value) filter();
+  // A deep link (#tool-name) scrolls its tool to the top of the viewport,
+  // under the sticky header, unless the tool keeps the header's height
+  // clear above it (scroll-margin-top in page.css): --header is that
+  // height, or 0 where the header does not stick (narrow screens).
+  var header = document.querySelector("header.top");
+  function headerHeight() {
+    var h = getComputedStyle(header).position === "sticky" ? Math.ceil(header.getBoundingClientRect().height) : 0;
+    document.documentElement.style.setProperty("--header", h + "px");
+  }
+  headerHeight();
+  window.addEventListener("resize", headerHeight);
   function copied(button, text) {
     var label = button.querySelector(".label");
     label.textContent = text;
