@@ -564,7 +564,7 @@ func hostileRawRows() []hsRawRow {
 		// header mismatch, though the headers match); mcpgen's own
 		// 2026-07-28 path reports the overflow as a violation, as
 		// Registry.Call does (TestModernDifferential lists the difference).
-		{"NaN/Inf", "float overflow", "search", b(`{"query":"go","score":{"min":1e999}}`), rawToolError, rawToolError, 0, "got 1e999 (maximum)"},
+		{"NaN/Inf", "float overflow", "search", b(`{"query":"go","score":{"min":1e999}}`), rawToolError, rawToolError, 0, "got 1e999 (range)"},
 		{"malformed", "truncated", "search", b(`{"query":"go"`), rawMalformed, rawHTTP400, 0, "malformed"},
 		{"malformed", "truncated string", "search", b(`{"query":"go`), rawMalformed, rawHTTP400, 0, "malformed"},
 		{"malformed", "trailing garbage", "search", b(`{"query":"go"} garbage`), rawMalformed, rawHTTP400, 0, "malformed"},
