@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
+	"reflect"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // contentWire marshals one content block and returns it as a generic object.
@@ -61,12 +64,22 @@ func TestImage(t *testing.T) {
 		contentWire(t, mcptool.Image(nil, "image/jpeg")), "data and mimeType are required")
 }
 
+// TestPNG: a tool returning an image.Image sends it as one image/png block,
+// the way to send an image the tool draws (there is no PNG helper).
 func TestPNG(t *testing.T) {
 	src := image.NewRGBA(image.Rect(-1, -1, 2, 1)) // a non-zero origin
 	src.Set(-1, -1, color.RGBA{R: 255, A: 255})
 	src.Set(1, 0, color.RGBA{G: 128, B: 64, A: 255})
-	c, err := mcptool.PNG(src)
-	require.NoError(t, err)
+	var logs bytes.Buffer
+	r := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
+	require.NoError(t, r.Add("chart", func() (image.Image, error) { return src, nil }))
+	require.NoError(t, r.Add("empty", func() (image.Image, error) { return image.NewRGBA(image.Rect(0, 0, 0, 0)), nil }))
+
+	res := regCall(t, r, "chart", "")
+	require.False(t, res.IsError)
+	require.Len(t, res.Content, 1)
+	c, ok := res.Content[0].(*mcp.ImageContent)
+	require.True(t, ok, "%T", res.Content[0])
 	assert.Equal(t, "image/png", c.MIMEType)
 	assert.Equal(t, "image", contentWire(t, c)["type"])
 
@@ -87,10 +100,16 @@ func TestPNG(t *testing.T) {
 	_, err = png.Decode(bytes.NewReader(back.Data))
 	require.NoError(t, err)
 
-	// An image PNG cannot encode is an error.
-	_, err = mcptool.PNG(image.NewRGBA(image.Rect(0, 0, 0, 0)))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "encode PNG")
+	// An image PNG cannot encode is an internal error: masked for the
+	// model, logged with the encoder's error.
+	assert.Regexp(t, `^internal error \(ref [0-9a-f]{12}\)$`, regFail(t, r, "empty", ""))
+	assert.Contains(t, logs.String(), "encode PNG: png: invalid format: invalid image size: 0x0")
+
+	// The result mapping wraps the encoder's error.
+	out, err := mcpreflect.DefaultCache().Output(reflect.TypeFor[image.Image](), mcpreflect.Options{})
+	require.NoError(t, err)
+	_, err = out.Result(image.NewRGBA(image.Rect(0, 0, 0, 0)))
+	require.EqualError(t, err, "encode PNG: png: invalid format: invalid image size: 0x0")
 	var fe png.FormatError
 	assert.ErrorAs(t, err, &fe, "the encoder's error is wrapped")
 }
@@ -150,37 +169,15 @@ func TestEmbeddedText(t *testing.T) {
 	assert.Equal(t, "the memo, with commas", back.Resource.Text)
 }
 
-func TestEmbeddedBlob(t *testing.T) {
-	data := []byte{0, 1, 2, 254, 255}
-	c := mcptool.EmbeddedBlob("blob://x", "application/octet-stream", data)
-	require.NotNil(t, c.Resource)
-	assert.Equal(t, data, c.Resource.Blob)
-	assert.Empty(t, c.Resource.Text)
-	assert.Equal(t, map[string]any{
-		"type": "resource",
-		"resource": map[string]any{
-			"uri":      "blob://x",
-			"mimeType": "application/octet-stream",
-			"blob":     base64.StdEncoding.EncodeToString(data),
-		},
-	}, contentWire(t, c))
-	back, ok := contentRoundTrip(t, c).(*mcp.EmbeddedResource)
-	require.True(t, ok)
-	assert.Equal(t, data, back.Resource.Blob)
-}
-
 func TestContentHelpersInResults(t *testing.T) {
 	// Every helper's block survives a tool call unchanged and in order.
-	img, err := mcptool.PNG(image.NewGray(image.Rect(0, 0, 1, 1)))
-	require.NoError(t, err)
 	blocks := []mcp.Content{
 		mcptool.Text("t"),
 		mcptool.Image([]byte{1}, "image/gif"),
-		img,
 		mcptool.Audio([]byte{2}, "audio/mpeg"),
 		mcptool.ResourceLink("file:///f", "f", ""),
 		mcptool.EmbeddedText("u://t", "text/plain", "x"),
-		mcptool.EmbeddedBlob("u://b", "", []byte{3}),
+		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "u://b", Blob: []byte{3}}},
 	}
 	r := mcptool.NewRegistry()
 	require.NoError(t, r.Add("all", func() ([]mcp.Content, error) { return blocks, nil }))
@@ -190,6 +187,6 @@ func TestContentHelpersInResults(t *testing.T) {
 	for _, c := range res.Content {
 		types = append(types, contentWire(t, c)["type"].(string))
 	}
-	assert.Equal(t, []string{"text", "image", "image", "audio", "resource_link", "resource", "resource"}, types)
+	assert.Equal(t, []string{"text", "image", "audio", "resource_link", "resource", "resource"}, types)
 	assert.Equal(t, regMarshal(t, blocks), regMarshal(t, res.Content))
 }

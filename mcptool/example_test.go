@@ -511,25 +511,32 @@ func ExampleImage() {
 	// {"type":"image","mimeType":"image/gif","data":"R0lGODlh"}
 }
 
-func ExamplePNG() {
+// A tool returning an image.Image sends it as one image/png block; a tool
+// that sends an image among other blocks encodes it and calls Image.
+func ExampleImage_png() {
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	img.Set(1, 1, color.RGBA{R: 255, A: 255})
-	block, err := mcptool.PNG(img)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("chart", func() (image.Image, error) { return img, nil })
+	_ = reg.Add("report", func() ([]mcp.Content, error) {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			return nil, err
+		}
+		return []mcp.Content{mcptool.Text("Sales by month"), mcptool.Image(buf.Bytes(), "image/png")}, nil
+	})
+
+	res, _ := reg.Call(context.Background(), "chart", nil)
+	block := res.Content[0].(*mcp.ImageContent)
 	decoded, _ := png.Decode(bytes.NewReader(block.Data))
 	fmt.Println(block.MIMEType, decoded.Bounds(), decoded.At(1, 1))
 
-	// A tool returning an image.Image gets the same block.
-	reg := mcptool.NewRegistry()
-	_ = reg.Add("chart", func() (image.Image, error) { return img, nil })
-	res, _ := reg.Call(context.Background(), "chart", nil)
-	fmt.Println(bytes.Equal(res.Content[0].(*mcp.ImageContent).Data, block.Data))
+	res, _ = reg.Call(context.Background(), "report", nil)
+	fmt.Println(len(res.Content), bytes.Equal(res.Content[1].(*mcp.ImageContent).Data, block.Data))
 	// Output:
 	// image/png (0,0)-(2,2) {255 0 0 255}
-	// true
+	// 2 true
 }
 
 func ExampleAudio() {
@@ -551,13 +558,6 @@ func ExampleEmbeddedText() {
 	fmt.Println(string(b))
 	// Output:
 	// {"type":"resource","resource":{"uri":"memo://42","mimeType":"text/plain","text":"Buy milk"}}
-}
-
-func ExampleEmbeddedBlob() {
-	b, _ := json.Marshal(mcptool.EmbeddedBlob("blob://1", "application/octet-stream", []byte{0, 1, 2}))
-	fmt.Println(string(b))
-	// Output:
-	// {"type":"resource","resource":{"uri":"blob://1","mimeType":"application/octet-stream","blob":"AAEC"}}
 }
 
 func ExampleErrorResult() {

@@ -109,7 +109,7 @@ func contentTypesRegistry(t *testing.T) *mcptool.Registry {
 			mcptool.Text("see"),
 			mcptool.ResourceLink("file:///a.txt", "a.txt", "text/plain"),
 			mcptool.EmbeddedText("test://doc", "text/plain", "embedded"),
-			mcptool.EmbeddedBlob("test://bin", "application/octet-stream", []byte{1, 2, 3}),
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://bin", MIMEType: "application/octet-stream", Blob: []byte{1, 2, 3}}},
 		}, nil
 	}, mcptool.Description("Mixed content.")))
 	require.NoError(t, reg.Add("fail", func(context.Context) error { return mcptool.Errorf("the disk is full") }, mcptool.Description("Fails.")))

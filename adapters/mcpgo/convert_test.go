@@ -80,7 +80,7 @@ func TestResultConversion(t *testing.T) {
 			mcptool.ResourceLink("file:///a", "a", ""),
 			&mcp.ResourceLink{URI: "file:///b", Name: "b", Title: "Bee", Size: &size},
 			mcptool.EmbeddedText("test://t", "text/plain", "body"),
-			mcptool.EmbeddedBlob("test://b", "application/octet-stream", []byte{0, 255}),
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://b", MIMEType: "application/octet-stream", Blob: []byte{0, 255}}},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "test://m", Text: "x", Meta: mcp.Meta{"r": true}}, Meta: mcp.Meta{"e": 1.0}},
 			&mcp.ToolUseContent{ID: "u1", Name: "t", Input: map[string]any{"q": 1.0}},
 		},
