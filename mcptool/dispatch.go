@@ -47,6 +47,8 @@ type dispatcher struct {
 	impl      *mcp.Implementation
 	versions  []string // the protocol versions the server speaks
 	cacheable func(context.Context, mcp.Request, *mcp.Cacheable)
+
+	ownResources bool // the options declare resources (views.go)
 }
 
 // middleware answers tools/list and the registry's tools/call; anything

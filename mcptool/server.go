@@ -51,6 +51,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		d.versions = o.SupportedProtocolVersions
 	}
 	s.AddReceivingMiddleware(d.middleware)
+	d.ownResources = o.HasResources || o.Capabilities.Resources != nil
 	r.mountWith(s, d)
 	return s
 }
@@ -90,7 +91,7 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.mounts[m] = struct{}{}
 	r.mu.Unlock()
 	m.reconcile()
-	s.AddReceivingMiddleware(r.viewMiddleware(d == nil)) // inside the tasks' (coreInit)
+	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, d != nil && d.ownResources)) // inside the tasks' (coreInit)
 	r.serveTasks(s)
 	s.AddReceivingMiddleware(r.answerProbe)
 	return m

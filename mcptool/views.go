@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -222,10 +223,17 @@ func syncView(srv *mcp.Server, served *tool, cur *tool) *tool {
 // viewMiddleware declares the extension to a client that declares it (the
 // initialize result, or server/discover's on 2026-07-28), and on a server
 // where go-sdk lists the registry's tools itself (Mount) gives each client
-// the definitions listedTo says.
-func (r *Registry) viewMiddleware(listing bool) mcp.Middleware {
+// the definitions listedTo says. To a client that does not declare it, the
+// pages are not there: resources/list leaves them out, resources/read
+// answers as for an unknown resource, and the capabilities declare no
+// resources on their account (ownResources: the server's options declare
+// resources whatever it holds).
+func (r *Registry) viewMiddleware(listing, ownResources bool) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if rr, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && rr.Params != nil && r.isPage(rr.Params.URI) && !clientHasUI(rr) {
+				return nil, mcp.ResourceNotFoundError(rr.Params.URI)
+			}
 			res, err := next(ctx, method, req)
 			if err != nil {
 				return res, err
@@ -234,20 +242,30 @@ func (r *Registry) viewMiddleware(listing bool) mcp.Middleware {
 			case "initialize":
 				ir, ok1 := res.(*mcp.InitializeResult)
 				in, ok2 := req.(*mcp.ServerRequest[*mcp.InitializeParams])
-				if ok1 && ok2 && in.Params != nil && in.Params.Capabilities != nil && ir.Capabilities != nil {
-					if _, ok := in.Params.Capabilities.Extensions[view.Extension]; ok {
-						c := *ir
-						c.Capabilities = withUICapability(ir.Capabilities)
-						return &c, nil
-					}
+				if !ok1 || !ok2 || in.Params == nil || ir.Capabilities == nil {
+					break
+				}
+				ui := false
+				if in.Params.Capabilities != nil {
+					_, ui = in.Params.Capabilities.Extensions[view.Extension]
+				}
+				if caps := r.capabilitiesFor(ctx, next, in.Session, ir.Capabilities, ui, ownResources); caps != ir.Capabilities {
+					c := *ir
+					c.Capabilities = caps
+					return &c, nil
 				}
 			case "server/discover":
 				dr, ok1 := res.(*mcp.DiscoverResult)
-				if cr, ok2 := req.(interface {
+				cr, ok2 := req.(interface {
 					ClientCapabilities() *mcp.ClientCapabilities
-				}); ok1 && ok2 && dr.Capabilities != nil && clientHasUI(cr) {
+				})
+				ss, _ := req.GetSession().(*mcp.ServerSession)
+				if !ok1 || !ok2 || dr.Capabilities == nil {
+					break
+				}
+				if caps := r.capabilitiesFor(ctx, next, ss, dr.Capabilities, clientHasUI(cr), ownResources); caps != dr.Capabilities {
 					c := *dr
-					c.Capabilities = withUICapability(dr.Capabilities)
+					c.Capabilities = caps
 					return &c, nil
 				}
 			case "tools/list":
@@ -256,10 +274,90 @@ func (r *Registry) viewMiddleware(listing bool) mcp.Middleware {
 				if listing && ok1 && ok2 {
 					return r.presentTools(lr, clientHasUI(lq)), nil
 				}
+			case "resources/list":
+				lr, ok1 := res.(*mcp.ListResourcesResult)
+				lq, ok2 := req.(*mcp.ListResourcesRequest)
+				if ok1 && ok2 && !clientHasUI(lq) {
+					return r.withoutPages(lr), nil
+				}
 			}
 			return res, err
 		}
 	}
+}
+
+// isPage reports whether uri is the page of one of the registry's tools.
+func (r *Registry) isPage(uri string) bool {
+	name, ok := strings.CutPrefix(uri, "ui://mcpgen/")
+	if !ok {
+		return false
+	}
+	if name, ok = strings.CutSuffix(name, ".html"); !ok {
+		return false
+	}
+	t, ok := r.lookup(name)
+	return ok && t.view != nil && t.view.uri == uri
+}
+
+// withoutPages is a page of resources/list without the registry's pages.
+func (r *Registry) withoutPages(lr *mcp.ListResourcesResult) *mcp.ListResourcesResult {
+	out := make([]*mcp.Resource, 0, len(lr.Resources))
+	for _, res := range lr.Resources {
+		if !r.isPage(res.URI) {
+			out = append(out, res)
+		}
+	}
+	if len(out) == len(lr.Resources) {
+		return lr
+	}
+	c := *lr
+	c.Resources = out
+	return &c
+}
+
+// capabilitiesFor is caps as a client that declares the extension (ui) or
+// not sees them: with the extension, or without the resources capability
+// when the server holds nothing but the registry's pages (go-sdk declares
+// it for any resource it holds).
+func (r *Registry) capabilitiesFor(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession, caps *mcp.ServerCapabilities, ui, ownResources bool) *mcp.ServerCapabilities {
+	if ui {
+		return withUICapability(caps)
+	}
+	if caps.Resources == nil || ownResources || !r.onlyPages(ctx, next, ss) {
+		return caps
+	}
+	cp := *caps
+	cp.Resources = nil
+	return &cp
+}
+
+// onlyPages reports whether the server (next) holds at least one of the
+// registry's pages and no other resource or resource template, asking it
+// as a client would (go-sdk has no other way to tell).
+func (r *Registry) onlyPages(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) bool {
+	tr, err := next(ctx, "resources/templates/list", &mcp.ListResourceTemplatesRequest{Session: ss, Params: &mcp.ListResourceTemplatesParams{}})
+	if lt, ok := tr.(*mcp.ListResourceTemplatesResult); err != nil || !ok || len(lt.ResourceTemplates) > 0 {
+		return false
+	}
+	pages := false
+	cursor := ""
+	for range 1000 { // bounded: a page holds go-sdk's PageSize resources
+		res, err := next(ctx, "resources/list", &mcp.ListResourcesRequest{Session: ss, Params: &mcp.ListResourcesParams{Cursor: cursor}})
+		lr, ok := res.(*mcp.ListResourcesResult)
+		if err != nil || !ok {
+			return false
+		}
+		for _, x := range lr.Resources {
+			if !r.isPage(x.URI) {
+				return false
+			}
+			pages = true
+		}
+		if cursor = lr.NextCursor; cursor == "" {
+			return pages
+		}
+	}
+	return false
 }
 
 // withUICapability is c declaring the extension, with the MIME type of its

@@ -122,9 +122,73 @@ func TestViewsUnchangedWithoutExtension(t *testing.T) {
 		_, err := with.CallTool(ctx, &mcp.CallToolParams{Name: "open_page", Arguments: map[string]any{"id": "p1"}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `unknown tool "open_page"`)
-		// initialize, or server/discover on 2026-07-28
-		_, ok := with.InitializeResult().Capabilities.Extensions[view.Extension]
-		assert.False(t, ok, "the extension is declared only to clients that declare it")
+		// The result of initialize, or of server/discover on 2026-07-28 (go-sdk's
+		// client keeps either as InitializeResult): no extension, and no
+		// resources capability on the pages' account.
+		assert.Equal(t, jsonOf(t, without.InitializeResult().Capabilities), jsonOf(t, with.InitializeResult().Capabilities))
+		assert.Nil(t, with.InitializeResult().Capabilities.Resources)
+		// No page in resources/list, and reading one is reading an unknown
+		// resource.
+		la, erra := with.ListResources(ctx, nil)
+		lb, errb := without.ListResources(ctx, nil)
+		assert.Equal(t, errb, erra)
+		assert.Equal(t, jsonOf(t, lb), jsonOf(t, la))
+		for _, uri := range []string{"ui://mcpgen/forecast.html", "ui://mcpgen/search.html"} {
+			_, erra = with.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			_, errb = without.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+			require.Error(t, erra)
+			assert.Equal(t, errb.Error(), erra.Error())
+			assert.Contains(t, erra.Error(), "Resource not found")
+		}
+	})
+}
+
+// The server's own resources stay as they are to a client without the
+// extension, and keep the resources capability; only the pages go.
+func TestViewsHiddenNextToOwnResources(t *testing.T) {
+	ctx := context.Background()
+	note := &mcp.Resource{URI: "file:///notes.txt", Name: "notes", MIMEType: "text/plain"}
+	read := func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: note.URI, Text: "hi"}}}, nil
+	}
+	for _, ui := range []bool{false, true} {
+		srv := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
+		srv.AddResource(note, read)
+		defer viewRegistry(t, true).Mount(srv)()
+		var copts *mcp.ClientOptions
+		if ui {
+			copts = uiClient
+		}
+		st, ct := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		require.NoError(t, err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, copts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		require.NoError(t, err)
+		assert.Equal(t, &mcp.ResourceCapabilities{ListChanged: true}, cs.InitializeResult().Capabilities.Resources)
+		rl, err := cs.ListResources(ctx, nil)
+		require.NoError(t, err)
+		var uris []string
+		for _, r := range rl.Resources {
+			uris = append(uris, r.URI)
+		}
+		if ui {
+			assert.Equal(t, []string{"file:///notes.txt", "ui://mcpgen/forecast.html", "ui://mcpgen/search.html"}, uris)
+		} else {
+			assert.Equal(t, []string{"file:///notes.txt"}, uris)
+		}
+		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: note.URI})
+		require.NoError(t, err)
+		assert.Equal(t, "hi", rr.Contents[0].Text)
+		_ = cs.Close()
+		_ = ss.Close()
+	}
+	// A server whose options declare resources keeps declaring them.
+	forEach(t, func(t *testing.T, kind transportKind, version string) {
+		cs := connect(t, kind, viewRegistry(t, true), version, nil, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{ListChanged: true}}})
+		assert.Equal(t, &mcp.ResourceCapabilities{ListChanged: true}, cs.InitializeResult().Capabilities.Resources)
+		rl, err := cs.ListResources(ctx, nil)
+		require.NoError(t, err)
+		assert.Empty(t, rl.Resources)
 	})
 }
 
@@ -201,7 +265,11 @@ func TestViewsMounted(t *testing.T) {
 			assert.Nil(t, tools["forecast"].Meta)
 		}
 		_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ui://mcpgen/search.html"})
-		require.NoError(t, err)
+		if ui {
+			require.NoError(t, err)
+		} else {
+			assert.EqualError(t, err, `calling "resources/read": Resource not found`)
+		}
 		unmount()
 		rl, err := cs.ListResources(ctx, nil)
 		require.NoError(t, err)
