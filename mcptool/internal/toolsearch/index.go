@@ -297,4 +297,3 @@ func split(t string, vocab map[string]bool) []string {
 	}
 	return nil
 }
-
