@@ -15,14 +15,15 @@ import (
 )
 
 // The goals of issue 36 are 0.90 (top 5) and 0.70 (first). The lexical
-// ranker reaches 0.825 and 0.667 on all 120 queries (0.867 and 0.783 on the
-// held-out half): the test holds those as floors, so that a change that
-// loses recall fails, and logs the goals' gap (docs/discovery.md).
+// ranker reaches 0.858 and 0.683 on all 120 queries (0.900 and 0.750 on the
+// held-out half, 0.817 and 0.617 on the tuned half): the test holds those
+// as floors, so that a change that loses recall fails, and logs the goals'
+// gap (docs/discovery.md).
 const (
 	goalTop5   = 0.90
 	goalFirst  = 0.70
-	floorTop5  = 0.82
-	floorFirst = 0.66
+	floorTop5  = 0.85
+	floorFirst = 0.68
 	goalBytes  = 0.05 // the first tools/list, as a share of the full list
 )
 
@@ -116,6 +117,9 @@ func TestRecall(t *testing.T) {
 			if top5 {
 				by[k].top5++
 			}
+		}
+		if q.split != "dev" {
+			continue // tuning looks at the dev half's misses only
 		}
 		if !top5 {
 			t.Logf("miss: %q: want %v, got %v", q.text, q.want, got)

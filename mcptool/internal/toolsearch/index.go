@@ -66,6 +66,12 @@ func Build(docs []Doc) *Index {
 	lens := make([]float64, len(docs))
 	total := 0.0
 	tf := map[int32]float32{}
+	vocab := map[string]bool{}
+	for _, doc := range docs {
+		for _, t := range Tokens(doc.Name) {
+			vocab[t] = true
+		}
+	}
 	for d, doc := range docs {
 		clear(tf)
 		l := 0.0
@@ -89,8 +95,17 @@ func Build(docs []Doc) *Index {
 		}
 		add(doc.Name, WeightName)
 		for _, t := range Tokens(doc.Name) {
-			if id := ix.terms[t]; !slices.Contains(ix.nameT[d], id) {
-				ix.nameT[d] = append(ix.nameT[d], id)
+			parts := split(t, vocab)
+			for _, p := range parts {
+				add(p, WeightName*splitWeight)
+			}
+			if parts == nil {
+				parts = []string{t}
+			}
+			for _, p := range parts {
+				if id := ix.terms[Stem(p)]; !slices.Contains(ix.nameT[d], id) {
+					ix.nameT[d] = append(ix.nameT[d], id)
+				}
 			}
 		}
 		ix.damp[d] = 1
@@ -264,4 +279,21 @@ func (ix *Index) conceptOf(id int32) int32 { return ix.concept[id] }
 func deprecated(desc string) bool {
 	desc = strings.TrimSpace(desc)
 	return len(desc) >= 10 && strings.EqualFold(desc[:10], "deprecated")
+}
+
+// splitWeight scales the parts of a compound name word (tasklists → task,
+// list; tabledata → table, data) against the word itself.
+const splitWeight = 0.5
+
+// split returns the two parts of a compound word t, each of at least three
+// letters and each (stemmed) a word of some tool's name, or nil: the
+// first split from the left that works.
+func split(t string, vocab map[string]bool) []string {
+	for i := 3; i+3 <= len(t); i++ {
+		a, b := t[:i], t[i:]
+		if vocab[Stem(a)] && vocab[Stem(b)] {
+			return []string{a, b}
+		}
+	}
+	return nil
 }

@@ -13,18 +13,18 @@ const conceptWeight = 0.8
 
 func init() {
 	table := map[string][]string{
-		"@create":    {"create", "insert", "add", "new", "make", "write", "upload", "post", "start", "setup", "compose", "store", "schedule"},
+		"@create":    {"create", "insert", "add", "new", "make", "write", "upload", "post", "start", "setup", "compose", "store", "schedule", "save", "append"},
 		"@get":       {"get", "show", "see", "view", "read", "fetch", "retrieve", "display", "open", "download"},
 		"@list":      {"list", "enumerate", "browse", "every", "all", "which"},
-		"@delete":    {"delete", "remove", "erase", "destroy", "drop", "purge", "obliterate", "discard"},
+		"@delete":    {"delete", "remove", "erase", "destroy", "drop", "purge", "obliterate", "discard", "clear", "cancel"},
 		"@update":    {"update", "patch", "modify", "change", "edit", "set", "replace", "rename", "alter"},
 		"@search":    {"search", "find", "query", "lookup", "look", "filter", "match"},
-		"@cancel":    {"cancel", "stop", "end", "abort", "terminate", "halt"},
+		"@cancel":    {"stop", "end", "abort", "terminate", "halt"},
 		"@message":   {"message", "email", "mail", "e-mail", "inbox"},
 		"@image":     {"image", "picture", "photo", "avatar", "thumbnail"},
 		"@trash":     {"trash", "bin", "recycle"},
 		"@meeting":   {"meeting", "event", "appointment", "conference", "call"},
-		"@person":    {"person", "people", "contact", "member", "user", "someone", "participant"},
+		"@person":    {"person", "people", "contact", "member", "user", "someone", "participant", "who", "everyone"},
 		"@share":     {"share", "permission", "acl", "access", "grant"},
 		"@caption":   {"caption", "subtitle", "transcript"},
 		"@file":      {"file", "document", "doc", "object"},
@@ -35,6 +35,8 @@ func init() {
 		"@thread":    {"thread", "conversation"},
 		"@batch":     {"batch", "several", "many", "multiple", "bulk"},
 		"@task":      {"task", "todo"},
+		"@done":      {"done", "finished", "completed", "complete"},
+		"@combine":   {"combine", "merge", "concatenate", "join"},
 	}
 	for concept, words := range table {
 		for _, w := range words {

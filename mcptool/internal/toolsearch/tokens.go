@@ -74,6 +74,8 @@ func Stem(w string) string {
 		return w[:n-2]
 	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:n-1]
+	case n > 4 && strings.HasSuffix(w, "ied"):
+		return w[:n-3] + "y"
 	case n > 5 && strings.HasSuffix(w, "ing"):
 		w = undouble(w[:n-3])
 	case n > 4 && strings.HasSuffix(w, "ed"):

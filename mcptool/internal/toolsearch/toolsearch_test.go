@@ -14,6 +14,7 @@ func TestTokens(t *testing.T) {
 		"policies buckets addresses status": "[policy bucket address status]",
 		"created creating create":           "[creat creat creat]",
 		"stopped":                           "[stop]",
+		"notified copied":                   "[notify copy]",
 	} {
 		if got := fmt.Sprint(Tokens(in)); got != want {
 			t.Errorf("Tokens(%q) = %s, want %s", in, got, want)
@@ -27,6 +28,9 @@ func TestConcepts(t *testing.T) {
 	if concepts["insert"] != "@create" || concepts["add"] != "@create" || concepts[Stem("erase")] != "@delete" {
 		t.Errorf("concepts: insert %q, add %q, erase %q", concepts["insert"], concepts["add"], concepts[Stem("erase")])
 	}
+	if concepts[Stem("save")] != "@create" || concepts["clear"] != "@delete" || concepts[Stem("finished")] != concepts[Stem("completed")] {
+		t.Errorf("concepts: save %q, clear %q, finished %q, completed %q", concepts[Stem("save")], concepts["clear"], concepts[Stem("finished")], concepts[Stem("completed")])
+	}
 	ix := Build([]Doc{
 		{Name: "playlists_insert", Description: "Inserts a new resource into this collection."},
 		{Name: "playlists_delete", Description: "Deletes a resource."},
@@ -36,6 +40,25 @@ func TestConcepts(t *testing.T) {
 	}
 	if h := ix.Search("erase my playlist", 2, nil); len(h) == 0 || h[0].Doc != 1 {
 		t.Errorf("erase my playlist: %v, want playlists_delete first", h)
+	}
+}
+
+// TestSplit: a compound name word splits into two words of the names'
+// vocabulary, and a query of those words finds it.
+func TestSplit(t *testing.T) {
+	vocab := map[string]bool{"task": true, "list": true, "tabl": true, "data": true}
+	for in, want := range map[string]string{"tasklist": "[task list]", "tabledata": "[table data]", "playlist": "[]", "list": "[]"} {
+		if got := fmt.Sprint(split(in, vocab)); got != want {
+			t.Errorf("split(%q) = %s, want %s", in, got, want)
+		}
+	}
+	ix := Build([]Doc{
+		{Name: "tasks_get", Description: "Returns the specified task."},
+		{Name: "tasklists_get", Description: "Returns the authenticated user's specified list."},
+		{Name: "tasks_list", Description: "Returns all tasks."},
+	})
+	if h := ix.Search("get a task list", 3, nil); len(h) != 3 || h[0].Doc != 1 {
+		t.Errorf("get a task list: %v, want tasklists_get first", h)
 	}
 }
 
