@@ -59,7 +59,7 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 	if err != nil {
 		return false
 	}
-	_, _, _, ok := p.m.accept(req, &b)
+	_, _, _, ok := p.m.accept(req, &b, &frame{})
 	return ok
 }
 
