@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
@@ -453,5 +454,44 @@ func BenchmarkStatelessCall(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestModernResponseEncoding: the response the direct path encodes (the
+// server's identity spliced into a tools/call result, set in the _meta of
+// any other) is byte for byte what jsonrpc.EncodeMessage writes for the
+// result with the identity set in its _meta.
+func TestModernResponseEncoding(t *testing.T) {
+	impl := &mcp.Implementation{Name: "srv", Version: "2"}
+	info, err := marshalWire(map[string]any{mcp.MetaKeyServerInfo: impl})
+	require.NoError(t, err)
+	info = append([]byte(`"_meta":`), info...)
+	results := map[string]func() mcp.Result{
+		"call":       func() mcp.Result { return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "<3>"}}} },
+		"call error": func() mcp.Result { return &mcp.CallToolResult{IsError: true} },
+		"call meta":  func() mcp.Result { return &mcp.CallToolResult{Meta: mcp.Meta{"k": 1}} },
+		"list":       func() mcp.Result { return &mcp.ListToolsResult{Tools: []*mcp.Tool{}} },
+	}
+	for name, res := range results {
+		for _, id := range []any{float64(7), "a<b"} {
+			jid, err := jsonrpc.MakeID(id)
+			require.NoError(t, err)
+			want := res()
+			meta := want.GetMeta()
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta[mcp.MetaKeyServerInfo] = impl
+			want.SetMeta(meta)
+			raw, err := marshalWire(want)
+			require.NoError(t, err)
+			wantMsg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: jid, Result: raw})
+			require.NoError(t, err)
+
+			e := getEncoder()
+			require.NoError(t, e.response(jid, res(), impl, info))
+			assert.Equal(t, string(wantMsg), e.buf.String(), "%s, id %v", name, id)
+			e.put()
+		}
 	}
 }
