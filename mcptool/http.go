@@ -148,11 +148,11 @@ type sessionUse struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	if r.Method == http.MethodPost {
-		body, scanned, release, ok := h.readBody(w, r)
+		body, scanned, hold, ok := h.readBody(w, r)
 		if !ok {
 			return
 		}
-		defer release()
+		defer hold.release()
 		env = envelopeOf(r, &scanned)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return
