@@ -67,6 +67,8 @@ type modern struct {
 	// wire, `"_meta":{"io.modelcontextprotocol/serverInfo":…}`, encoded
 	// once; nil without an identity or when it does not encode.
 	serverInfo []byte
+
+	encoders sync.Pool // of *encoder, reused by its responses
 }
 
 // newModern returns the path for srv, or nil when srv was not built by
@@ -80,6 +82,7 @@ func newModern(srv *mcp.Server, reg *Registry) *modern {
 		return nil
 	}
 	m := &modern{reg: reg, d: d}
+	m.encoders.New = func() any { return newEncoder() }
 	if d.impl != nil {
 		if info, err := marshalWire(map[string]any{mcp.MetaKeyServerInfo: d.impl}); err == nil {
 			m.serverInfo = append([]byte(`"_meta":`), info...)
@@ -110,7 +113,7 @@ func (m *modern) server(ctx context.Context, method string, req mcp.Request) (mc
 // serve answers r when it is a request this path owns, and reports whether
 // it did; when not, go-sdk serves it.
 func (m *modern) serve(w http.ResponseWriter, r *http.Request, b *wire.Body) bool {
-	f := &frame{out: sseWriter{w: w}}
+	f := &frame{out: sseWriter{w: w, encoders: &m.encoders}}
 	msg, req, id, ok := m.accept(r, b, f)
 	if !ok {
 		return false
@@ -408,10 +411,11 @@ func messageID(raw json.RawMessage) (jsonrpc.ID, bool) {
 // code SEP-2575 maps to a status as a plain JSON body with that status.
 // Nothing is written once the response is (a task's work outlives it).
 type sseWriter struct {
-	mu      sync.Mutex
-	w       http.ResponseWriter
-	started bool
-	done    bool
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	encoders *sync.Pool // of *encoder
+	started  bool
+	done     bool
 }
 
 // The headers of go-sdk's event streams, shared by every response (net/http
@@ -439,8 +443,8 @@ var (
 
 // event writes one SSE message event, in one Write.
 func (s *sseWriter) event(data []byte) error {
-	e := getEncoder()
-	defer e.put()
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
 	e.buf.Grow(len(eventStart) + len(data) + len(eventEnd))
 	e.buf.Write(eventStart)
 	e.buf.Write(data)
@@ -476,8 +480,8 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
-	e := getEncoder()
-	defer e.put()
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
 	if err == nil {
 		if err = e.response(id, res, impl, info); err != nil {
 			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
@@ -501,29 +505,28 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 	_ = s.event(data)
 }
 
-// encoder encodes a response into its buffer; encoders are reused
-// (encoders), each by one response at a time.
+// encoder encodes a response into its buffer; a handler's encoders are
+// reused (modern.encoders), each by one response at a time.
 type encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 }
 
-var encoders = sync.Pool{New: func() any {
+func newEncoder() *encoder {
 	e := &encoder{}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
 	return e
-}}
+}
 
-func getEncoder() *encoder { return encoders.Get().(*encoder) }
-
-// put returns e for reuse, unless a large response grew its buffer.
-func (e *encoder) put() {
+// put returns e to pool for reuse, unless a large response grew its
+// buffer.
+func (e *encoder) put(pool *sync.Pool) {
 	if e.buf.Cap() > 64<<10 {
 		return
 	}
 	e.buf.Reset()
-	encoders.Put(e)
+	pool.Put(e)
 }
 
 // encode appends v, as go-sdk encodes values on the wire.

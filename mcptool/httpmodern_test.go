@@ -495,10 +495,9 @@ func TestModernResponseEncoding(t *testing.T) {
 			wantMsg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: jid, Result: raw})
 			require.NoError(t, err)
 
-			e := getEncoder()
+			e := newEncoder()
 			require.NoError(t, e.response(jid, res(), impl, info))
 			assert.Equal(t, string(wantMsg), e.buf.String(), "%s, id %v", name, id)
-			e.put()
 		}
 	}
 }
