@@ -148,11 +148,11 @@ type sessionUse struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	if r.Method == http.MethodPost {
-		body, scanned, release, ok := h.readBody(w, r)
+		body, scanned, hold, ok := h.readBody(w, r)
 		if !ok {
 			return
 		}
-		defer release()
+		defer hold.release()
 		env = envelopeOf(r, &scanned)
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
 			return
@@ -213,7 +213,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.mu.Unlock()
 		}
 	default:
-		h.serveSession(w, r, id, env.calls)
+		h.serveSession(w, r, id, env.calls())
 	}
 }
 
@@ -235,11 +235,22 @@ func (r *bodyReader) Close() error { r.b = nil; return nil }
 // envelope is what the handler needs of a POST body to route it to go-sdk:
 // the ids of its calls, and whether it belongs to the 2026-07-28 wire.
 type envelope struct {
-	calls  []string // JSON ids
-	method string   // of a single message
-	name   string   // the tool a single tools/call names: Mcp-Name, else params.name
-	meta   bool     // a single message with per-request protocol metadata
-	task   bool     // a single tools/call with the 2025-11-25 task param
+	msgs   []wire.Message // the body's, whose calls are tracked in a session
+	method string         // of a single message
+	name   string         // the tool a single tools/call names: Mcp-Name, else params.name
+	meta   bool           // a single message with per-request protocol metadata
+	task   bool           // a single tools/call with the 2025-11-25 task param
+}
+
+// calls are the JSON ids of the body's calls.
+func (env envelope) calls() []string {
+	var ids []string
+	for _, m := range env.msgs {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			ids = append(ids, string(m.ID))
+		}
+	}
+	return ids
 }
 
 func envelopeOf(r *http.Request, b *wire.Body) envelope {
@@ -255,11 +266,7 @@ func envelopeOf(r *http.Request, b *wire.Body) envelope {
 			}
 		}
 	}
-	for _, m := range b.Messages {
-		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-			env.calls = append(env.calls, string(m.ID))
-		}
-	}
+	env.msgs = b.Messages
 	return env
 }
 

@@ -46,46 +46,37 @@ const bodyChunk = 32 << 10
 // part, so that any body fits alone. Reading waits for room up to
 // bodyStall at a time, and within the body's deadline (then 503). msg is
 // what the scan found (no messages when the body is not JSON: whoever
-// decodes it answers that). release gives the body's share back once its
+// decodes it answers that). hold.release gives the body's share back once its
 // request is served. It answers r itself when ok is false.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, release func(), ok bool) {
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, hold bodyHold, ok bool) {
 	bound := h.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
 		refuse(w, http.StatusRequestEntityTooLarge, "request body too large", "declared body larger than MaxRequestBodyBytes")
-		return nil, wire.Body{}, nil, false
+		return nil, wire.Body{}, bodyHold{}, false
 	}
-	ctx := r.Context()
 	var clear func()
+	var deadline time.Time
 	if h.o.bodyReadTimeout > 0 {
-		deadline := time.Now().Add(h.o.bodyReadTimeout)
+		deadline = time.Now().Add(h.o.bodyReadTimeout)
 		rc := http.NewResponseController(w)
 		if rc.SetReadDeadline(deadline) == nil {
 			clear = func() { _ = rc.SetReadDeadline(time.Time{}) }
 		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, deadline)
-		defer cancel()
+	}
+	// waitCtx is r's context within the body's deadline, for a wait for
+	// room in the budget: made only when a body waits.
+	waitCtx := func() (context.Context, context.CancelFunc) {
+		if deadline.IsZero() {
+			return r.Context(), func() {}
+		}
+		return context.WithDeadline(r.Context(), deadline)
 	}
 	rd := io.Reader(r.Body)
-	if bound > 0 {
+	if bound > 0 && r.ContentLength < 0 {
+		// A declared length (at most bound) already ends the body.
 		rd = http.MaxBytesReader(w, r.Body, bound)
 	}
-	var held, decoding int64
-	var entered *entering
-	release = func() {
-		if entered != nil {
-			h.bodies.leave(entered)
-			entered = nil
-		}
-		if held > 0 {
-			h.bodies.arriving.Release(held)
-			held = 0
-		}
-		if decoding > 0 {
-			h.bodies.releaseDecoding(decoding)
-			decoding = 0
-		}
-	}
+	hold.h = h
 	counted := h.bodies != nil && (r.ContentLength < 0 || r.ContentLength > uncountedBody)
 	// What a body may be: its declared length, else the bound (negative:
 	// none).
@@ -100,11 +91,14 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			declared = h.bodies.arrivingMax
 		}
 		var err error
-		if entered, err = h.bodies.enter(ctx, declared); err != nil {
+		ctx, cancel := waitCtx()
+		hold.entered, err = h.bodies.enter(ctx, declared)
+		cancel()
+		if err != nil {
 			if r.Context().Err() == nil {
 				busy(w)
 			}
-			return nil, wire.Body{}, nil, false
+			return nil, wire.Body{}, bodyHold{}, false
 		}
 		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
 		first := int64(uncountedBody)
@@ -140,21 +134,24 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 		var n int
 		n, err = rd.Read(body[len(body):min(cap(body), len(body)+chunk)])
-		if charge := min(int64(n), h.bodies.arrivingMax-held); n > 0 && counted && charge > 0 {
+		if charge := min(int64(n), h.bodies.arrivingMax-hold.held); n > 0 && counted && charge > 0 {
 			if !h.bodies.arriving.TryAcquire(charge) {
 				waited = true
-				if err := acquireBody(ctx, h.bodies.arriving, charge); err != nil {
-					release()
+				ctx, cancel := waitCtx()
+				err := acquireBody(ctx, h.bodies.arriving, charge)
+				cancel()
+				if err != nil {
+					hold.release()
 					if r.Context().Err() == nil {
 						busy(w)
 					}
-					return nil, wire.Body{}, nil, false
+					return nil, wire.Body{}, bodyHold{}, false
 				}
 			}
-			held += charge
+			hold.held += charge
 		}
 		if n > 0 && counted {
-			h.bodies.received(entered, int64(n))
+			h.bodies.received(hold.entered, int64(n))
 		}
 		body = body[:len(body)+n]
 		if err != nil {
@@ -168,7 +165,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 	}
 	if err != nil {
-		release()
+		hold.release()
 		// The connection is not reused, and the deadline stays: net/http
 		// would otherwise read the rest of the body first.
 		w.Header().Set("Connection", "close")
@@ -183,7 +180,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		default:
 			http.Error(w, "reading the request body failed", http.StatusBadRequest)
 		}
-		return nil, wire.Body{}, nil, false
+		return nil, wire.Body{}, bodyHold{}, false
 	}
 	if clear != nil {
 		clear() // before waiting below: net/http would cancel r past it
@@ -191,9 +188,9 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	msg, err = wire.Scan(body, h.o.bodyLimits)
 	var le *wire.LimitError
 	if errors.As(err, &le) {
-		release()
+		hold.release()
 		refuse(w, http.StatusRequestEntityTooLarge, le.Error(), "")
-		return nil, wire.Body{}, nil, false
+		return nil, wire.Body{}, bodyHold{}, false
 	}
 	if err != nil {
 		msg = wire.Body{Cost: msg.Cost} // what was read of it until the error
@@ -204,27 +201,51 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		// deadline; the room they held while arriving is then free for
 		// others to arrive (the charge covers the body itself).
 		charge = min(charge, h.bodies.decodingMax)
-		if err := h.bodies.decoding.Acquire(ctx, charge); err != nil {
-			release()
+		ctx, cancel := waitCtx()
+		err := h.bodies.decoding.Acquire(ctx, charge)
+		cancel()
+		if err != nil {
+			hold.release()
 			if r.Context().Err() == nil {
 				busy(w)
 			}
-			return nil, wire.Body{}, nil, false
+			return nil, wire.Body{}, bodyHold{}, false
 		}
-		decoding = charge
+		hold.decoding = charge
 	}
-	if entered != nil {
-		h.bodies.leave(entered)
-		entered = nil
+	if hold.entered != nil {
+		h.bodies.leave(hold.entered)
+		hold.entered = nil
 	}
-	if held > 0 {
-		h.bodies.arriving.Release(held)
-		held = 0
+	if hold.held > 0 {
+		h.bodies.arriving.Release(hold.held)
+		hold.held = 0
 	}
-	if h.bodies == nil {
-		release = func() {}
+	return body, msg, hold, true
+}
+
+// bodyHold is what a body holds of the budget until its request is served.
+type bodyHold struct {
+	h        *httpHandler
+	held     int64     // of the room for bodies arriving
+	decoding int64     // of the room for bodies being decoded
+	entered  *entering // among the bodies arriving
+}
+
+// release gives the body's share back.
+func (b *bodyHold) release() {
+	if b.entered != nil {
+		b.h.bodies.leave(b.entered)
+		b.entered = nil
 	}
-	return body, msg, release, true
+	if b.held > 0 {
+		b.h.bodies.arriving.Release(b.held)
+		b.held = 0
+	}
+	if b.decoding > 0 {
+		b.h.bodies.releaseDecoding(b.decoding)
+		b.decoding = 0
+	}
 }
 
 // bodyBudget is MaxBodyBytesInFlight: a sixteenth for the bodies arriving

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -61,6 +62,13 @@ type modern struct {
 	reg   *Registry
 	d     *dispatcher
 	chain mcp.MethodHandler // the registry's middleware, past which nothing is reached
+
+	// serverInfo is the _meta member go-sdk gives every result on this
+	// wire, `"_meta":{"io.modelcontextprotocol/serverInfo":…}`, encoded
+	// once; nil without an identity or when it does not encode.
+	serverInfo []byte
+
+	encoders sync.Pool // of *encoder, reused by its responses
 }
 
 // newModern returns the path for srv, or nil when srv was not built by
@@ -74,6 +82,12 @@ func newModern(srv *mcp.Server, reg *Registry) *modern {
 		return nil
 	}
 	m := &modern{reg: reg, d: d}
+	m.encoders.New = func() any { return newEncoder() }
+	if d.impl != nil {
+		if info, err := marshalWire(map[string]any{mcp.MetaKeyServerInfo: d.impl}); err == nil {
+			m.serverInfo = append([]byte(`"_meta":`), info...)
+		}
+	}
 	m.chain = reg.taskMiddleware(d.middleware(m.server))
 	return m
 }
@@ -99,29 +113,42 @@ func (m *modern) server(ctx context.Context, method string, req mcp.Request) (mc
 // serve answers r when it is a request this path owns, and reports whether
 // it did; when not, go-sdk serves it.
 func (m *modern) serve(w http.ResponseWriter, r *http.Request, b *wire.Body) bool {
-	msg, req, id, ok := m.accept(r, b)
+	f := &frame{out: sseWriter{w: w, encoders: &m.encoders}}
+	msg, req, id, ok := m.accept(r, b, f)
 	if !ok {
 		return false
 	}
 	ctx := r.Context()
-	out := &sseWriter{w: w}
 	if call, ok := req.(*mcp.CallToolRequest); ok {
-		ctx = peerctx.With(ctx, &streamPeer{req: call, out: out})
+		f.peer = streamPeer{req: call, out: &f.out}
+		ctx = peerctx.With(ctx, &f.peer)
 	}
 	res, err := m.chain(ctx, msg.Method, req)
-	out.reply(id, res, err, m.d.impl)
+	f.out.reply(id, res, err, m.d.impl, m.serverInfo)
 	return true
+}
+
+// frame holds what one request on this path allocates, in one allocation:
+// the go-sdk request of a tools/call, its params and extra, the stream its
+// answer is written on and the peer its tool sees. Nothing reuses it: a
+// task's work may hold the request past the response.
+type frame struct {
+	extra  mcp.RequestExtra
+	call   mcp.CallToolRequest
+	params mcp.CallToolParamsRaw
+	out    sseWriter
+	peer   streamPeer
 }
 
 // accept returns the request r carries when this path answers it: its
 // message, the go-sdk request its params decode to, and its id.
-func (m *modern) accept(r *http.Request, b *wire.Body) (*wire.Message, mcp.Request, jsonrpc.ID, bool) {
+func (m *modern) accept(r *http.Request, b *wire.Body, f *frame) (*wire.Message, mcp.Request, jsonrpc.ID, bool) {
 	msg, ok := m.owns(r, b)
 	if !ok {
 		return nil, nil, jsonrpc.ID{}, false
 	}
-	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	req, ok := m.request(msg, extra)
+	f.extra = mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
+	req, ok := m.request(msg, f)
 	if !ok {
 		return nil, nil, jsonrpc.ID{}, false
 	}
@@ -164,23 +191,46 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	if !jsonStringIs(msg.MetaValue(mcp.MetaKeyProtocolVersion), version) {
 		return nil, false
 	}
-	var caps *struct { // as go-sdk decodes them
-		mcp.ClientCapabilities
-		Roots *mcp.RootCapabilities `json:"roots,omitempty"`
-	}
-	if json.Unmarshal(msg.MetaValue(mcp.MetaKeyClientCapabilities), &caps) != nil || caps == nil {
+	if !capsDecode(msg.MetaValue(mcp.MetaKeyClientCapabilities)) {
 		return nil, false
-	}
-	if raw := msg.MetaValue(mcp.MetaKeyClientInfo); raw != nil {
-		var info *mcp.Implementation
-		if json.Unmarshal(raw, &info) != nil {
-			return nil, false
-		}
 	}
 	if msg.MetaValue(mcp.MetaKeyLogLevel) != nil {
 		return nil, false // log notifications: go-sdk's session sends them
 	}
 	return msg, true
+}
+
+// capsDecode reports whether raw decodes to the client's capabilities as
+// go-sdk decodes them, not null.
+func capsDecode(raw json.RawMessage) bool {
+	if string(raw) == "{}" {
+		return true // none: the common case, without decoding
+	}
+	var caps *struct { // as go-sdk decodes them
+		mcp.ClientCapabilities
+		Roots *mcp.RootCapabilities `json:"roots,omitempty"`
+	}
+	return json.Unmarshal(raw, &caps) == nil && caps != nil
+}
+
+// infoDecodes reports whether the client's identity in _meta (v as
+// decoded into meta, raw as in the body) decodes to an *mcp.Implementation
+// as go-sdk decodes it.
+func infoDecodes(v any, raw json.RawMessage) bool {
+	if o, ok := v.(map[string]any); ok {
+		plain := true
+		for k, x := range o {
+			if _, ok := x.(string); !ok || strings.EqualFold(k, "icons") {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return true // strings into its string fields: the common case
+		}
+	}
+	var info *mcp.Implementation
+	return json.Unmarshal(raw, &info) == nil
 }
 
 // jsonStringIs reports whether raw is the JSON string s.
@@ -217,29 +267,33 @@ func acceptsBoth(values []string) bool {
 }
 
 // request decodes msg's params into the go-sdk request its method takes,
-// each member from its slice of the body. ok is false when a member does not decode (go-sdk answers that),
-// or a tools/call names a tool the registry does not serve here.
-func (m *modern) request(msg *wire.Message, extra *mcp.RequestExtra) (mcp.Request, bool) {
-	var meta mcp.Meta
-	for _, p := range msg.Params {
-		if p.Key == "_meta" && json.Unmarshal(p.Value, &meta) != nil {
-			return nil, false
-		}
+// each member from its slice of the body (a tools/call's into f). ok is
+// false when a member does not decode (go-sdk answers that), or a
+// tools/call names a tool the registry does not serve here.
+func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
+	meta, ok := metaOf(msg)
+	if !ok {
+		return nil, false
 	}
+	if raw := msg.MetaValue(mcp.MetaKeyClientInfo); raw != nil && !infoDecodes(meta[mcp.MetaKeyClientInfo], raw) {
+		return nil, false
+	}
+	extra := &f.extra
 	switch msg.Method {
 	case "tools/call":
-		p := &mcp.CallToolParamsRaw{Meta: meta}
+		p := &f.params
+		p.Meta = meta
 		for _, mb := range msg.Params {
 			var err error
 			switch mb.Key {
 			case "name":
-				err = json.Unmarshal(mb.Value, &p.Name)
+				err = unmarshalString(mb.Value, &p.Name)
 			case "arguments":
 				p.Arguments = mb.Value
 			case "inputResponses":
 				err = json.Unmarshal(mb.Value, &p.InputResponses)
 			case "requestState":
-				err = json.Unmarshal(mb.Value, &p.RequestState)
+				err = unmarshalString(mb.Value, &p.RequestState)
 			}
 			if err != nil {
 				return nil, false
@@ -249,7 +303,8 @@ func (m *modern) request(msg *wire.Message, extra *mcp.RequestExtra) (mcp.Reques
 		if !ok || mirrorsHeaders(t) || extra.Header.Get("Mcp-Name") != p.Name {
 			return nil, false // go-sdk's: its tools, its Mcp-Name and Mcp-Param checks
 		}
-		return &mcp.CallToolRequest{Params: p, Extra: extra}, true
+		f.call = mcp.CallToolRequest{Params: p, Extra: extra}
+		return &f.call, true
 	case "tools/list":
 		p := &mcp.ListToolsParams{Meta: meta}
 		if raw := msg.Param("cursor"); raw != nil && json.Unmarshal(raw, &p.Cursor) != nil {
@@ -286,10 +341,65 @@ func (m *modern) request(msg *wire.Message, extra *mcp.RequestExtra) (mcp.Reques
 	return &mcp.ServerRequest[*taskParams]{Params: p, Extra: extra}, true
 }
 
+// metaOf is params' _meta decoded as encoding/json decodes it into an
+// mcp.Meta: built from the members the scan captured when params has one
+// _meta object, each member's value decoded once.
+func metaOf(msg *wire.Message) (mcp.Meta, bool) {
+	n := 0
+	var raw json.RawMessage
+	for _, p := range msg.Params {
+		if p.Key == "_meta" {
+			n++
+			raw = p.Value
+		}
+	}
+	switch {
+	case n == 0 || (n == 1 && string(raw) == "null"):
+		return nil, true
+	case n == 1 && raw[0] == '{':
+		meta := make(mcp.Meta, len(msg.Meta))
+		for _, mb := range msg.Meta {
+			v, ok := wire.Decode(mb.Value)
+			if !ok {
+				return nil, false
+			}
+			meta[mb.Key] = v
+		}
+		return meta, true
+	}
+	var meta mcp.Meta // repeated: each decoded into the same map, as encoding/json does
+	for _, p := range msg.Params {
+		if p.Key == "_meta" && json.Unmarshal(p.Value, &meta) != nil {
+			return nil, false
+		}
+	}
+	return meta, true
+}
+
+// unmarshalString decodes the JSON string raw into s, as json.Unmarshal
+// does, without its machinery when raw needs no unescaping.
+func unmarshalString(raw json.RawMessage, s *string) error {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && plainASCII(raw[1:len(raw)-1]) {
+		*s = string(raw[1 : len(raw)-1])
+		return nil
+	}
+	return json.Unmarshal(raw, s)
+}
+
+// plainASCII reports whether b, the inside of a JSON string, is its text.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // messageID is the request's id as go-sdk decodes it.
 func messageID(raw json.RawMessage) (jsonrpc.ID, bool) {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	v, ok := wire.Decode(raw)
+	if !ok && json.Unmarshal(raw, &v) != nil {
 		return jsonrpc.ID{}, false
 	}
 	id, err := jsonrpc.MakeID(v)
@@ -301,10 +411,11 @@ func messageID(raw json.RawMessage) (jsonrpc.ID, bool) {
 // code SEP-2575 maps to a status as a plain JSON body with that status.
 // Nothing is written once the response is (a task's work outlives it).
 type sseWriter struct {
-	mu      sync.Mutex
-	w       http.ResponseWriter
-	started bool
-	done    bool
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	encoders *sync.Pool // of *encoder
+	started  bool
+	done     bool
 }
 
 // The headers of go-sdk's event streams, shared by every response (net/http
@@ -324,14 +435,21 @@ func (s *sseWriter) headers() {
 	h["Cache-Control"], h["Content-Type"], h["Connection"] = noCache, eventStream, keepAlive
 }
 
-// event writes one SSE message event.
+// The framing of an SSE message event.
+var (
+	eventStart = []byte("event: message\ndata: ")
+	eventEnd   = []byte("\n\n")
+)
+
+// event writes one SSE message event, in one Write.
 func (s *sseWriter) event(data []byte) error {
-	var b bytes.Buffer
-	b.Grow(len("event: message\ndata: \n\n") + len(data))
-	b.WriteString("event: message\ndata: ")
-	b.Write(data)
-	b.WriteString("\n\n")
-	_, err := s.w.Write(b.Bytes())
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
+	e.buf.Grow(len(eventStart) + len(data) + len(eventEnd))
+	e.buf.Write(eventStart)
+	e.buf.Write(data)
+	e.buf.Write(eventEnd)
+	_, err := s.w.Write(e.buf.Bytes())
 	_ = http.NewResponseController(s.w).Flush()
 	return err
 }
@@ -356,27 +474,20 @@ func (s *sseWriter) notify(method string, params any) error {
 }
 
 // reply writes the response to id: res, or err. A result gets the server's
-// identity in its _meta, as go-sdk gives every result on this wire.
-func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Implementation) {
+// identity in its _meta, as go-sdk gives every result on this wire (info,
+// that member encoded, when impl is the server's).
+func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Implementation, info []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
-	var data []byte
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
 	if err == nil {
-		if impl != nil {
-			meta := res.GetMeta()
-			if meta == nil {
-				meta = map[string]any{}
-			}
-			if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
-				meta[mcp.MetaKeyServerInfo] = impl
-				res.SetMeta(meta)
-			}
-		}
-		if data, err = resultMessage(id, res); err != nil {
+		if err = e.response(id, res, impl, info); err != nil {
 			err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
 		}
 	}
+	data := e.buf.Bytes()
 	if err != nil {
 		var eerr error
 		if data, eerr = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err}); eerr != nil {
@@ -394,31 +505,96 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 	_ = s.event(data)
 }
 
-// resultMessage encodes the response to id carrying res, as
-// jsonrpc.EncodeMessage would, encoding res once.
-func resultMessage(id jsonrpc.ID, res mcp.Result) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(id.Raw()); err != nil {
-		return nil, err
+// encoder encodes a response into its buffer; a handler's encoders are
+// reused (modern.encoders), each by one response at a time.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newEncoder() *encoder {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}
+
+// put returns e to pool for reuse, unless a large response grew its
+// buffer.
+func (e *encoder) put(pool *sync.Pool) {
+	if e.buf.Cap() > 64<<10 {
+		return
 	}
-	b.Truncate(b.Len() - 1) // Encode's newline
-	b.WriteString(`,"result":`)
-	if err := enc.Encode(res); err != nil {
-		return nil, err
+	e.buf.Reset()
+	pool.Put(e)
+}
+
+// encode appends v, as go-sdk encodes values on the wire.
+func (e *encoder) encode(v any) error {
+	if err := e.enc.Encode(v); err != nil {
+		return err
 	}
-	b.Truncate(b.Len() - 1)
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	e.buf.Truncate(e.buf.Len() - 1) // Encode's newline
+	return nil
+}
+
+// response encodes the response to id carrying res, as
+// jsonrpc.EncodeMessage would, encoding res once: a tools/call result
+// without _meta gets the server's identity (info) written in, the first
+// member as go-sdk's encoding of the result puts it, instead of set in a
+// map; any other result gets impl set in its _meta.
+func (e *encoder) response(id jsonrpc.ID, res mcp.Result, impl *mcp.Implementation, info []byte) error {
+	e.buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	switch v := id.Raw().(type) {
+	case int64:
+		e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), v, 10))
+	default:
+		if err := e.encode(v); err != nil {
+			return err
+		}
+	}
+	e.buf.WriteString(`,"result":`)
+	call, splice := res.(*mcp.CallToolResult)
+	splice = splice && call != nil && call.Meta == nil && info != nil
+	if !splice && impl != nil {
+		meta := res.GetMeta()
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+			meta[mcp.MetaKeyServerInfo] = impl
+			res.SetMeta(meta)
+		}
+	}
+	start := e.buf.Len()
+	if err := e.encode(res); err != nil {
+		return err
+	}
+	if splice {
+		// {X} becomes {"_meta":{…},X}: the member is appended, then
+		// rotated to the front of X}.
+		rest := e.buf.Len() - start - 1 // X}
+		e.buf.Write(info)
+		if rest > 1 {
+			e.buf.WriteByte(',')
+		}
+		b := e.buf.Bytes()[start+1:]
+		slices.Reverse(b[:rest])
+		slices.Reverse(b[rest:])
+		slices.Reverse(b)
+	}
+	e.buf.WriteByte('}')
+	return nil
 }
 
 // errorStatus is the HTTP status SEP-2575 gives a JSON-RPC error on the
 // 2026-07-28 wire, 0 for an error that travels as any response.
 func errorStatus(err error) int {
+	if err == nil {
+		return 0
+	}
 	var je *jsonrpc.Error
-	if err == nil || !errors.As(err, &je) {
+	if !errors.As(err, &je) {
 		return 0
 	}
 	switch je.Code {

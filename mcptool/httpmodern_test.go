@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/stretchr/testify/assert"
@@ -59,7 +60,7 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 	if err != nil {
 		return false
 	}
-	_, _, _, ok := p.m.accept(req, &b)
+	_, _, _, ok := p.m.accept(req, &b, &frame{})
 	return ok
 }
 
@@ -393,7 +394,8 @@ func TestModernOnlyForRegistryServer(t *testing.T) {
 // BenchmarkStatelessCall serves one 2026-07-28 tools/call (and tools/list)
 // through NewHTTPHandler in process, on mcpgen's own path (path=own) and
 // with go-sdk's stateless handler answering it (path=gosdk): the
-// allocations per request. loopback=1 sends them over a loopback TCP
+// allocations per request; path=none is a handler doing nothing, what the
+// benchmark itself allocates (the request, its headers, the recorder). loopback=1 sends them over a loopback TCP
 // server from parallel clients: 1e9 / ns/op is requests per second.
 func BenchmarkStatelessCall(b *testing.B) {
 	reg := NewRegistry()
@@ -407,8 +409,11 @@ func BenchmarkStatelessCall(b *testing.B) {
 	srv := reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	call := callBody("1", "calculate_sum", `{"a":1,"b":2}`, "")
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + diffMeta + `}}`
-	for _, path := range []string{"own", "gosdk"} {
-		h := newHTTPHandler(srv, nil, path == "own")
+	for _, path := range []string{"own", "gosdk", "none"} {
+		var h http.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}) // none: the benchmark's own allocations
+		if path != "none" {
+			h = newHTTPHandler(srv, nil, path == "own")
+		}
 		for _, c := range []struct{ method, name, body string }{{"tools/call", "calculate_sum", call}, {"tools/list", "", list}} {
 			hdr := modernHeaders(c.method, c.name)
 			b.Run("method="+c.method+"/path="+path, func(b *testing.B) {
@@ -427,6 +432,9 @@ func BenchmarkStatelessCall(b *testing.B) {
 					}
 				}
 			})
+		}
+		if path == "none" {
+			continue
 		}
 		b.Run("method=tools/call/path="+path+"/loopback=1", func(b *testing.B) {
 			hs := httptest.NewServer(h)
@@ -453,5 +461,43 @@ func BenchmarkStatelessCall(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestModernResponseEncoding: the response the direct path encodes (the
+// server's identity spliced into a tools/call result, set in the _meta of
+// any other) is byte for byte what jsonrpc.EncodeMessage writes for the
+// result with the identity set in its _meta.
+func TestModernResponseEncoding(t *testing.T) {
+	impl := &mcp.Implementation{Name: "srv", Version: "2"}
+	info, err := marshalWire(map[string]any{mcp.MetaKeyServerInfo: impl})
+	require.NoError(t, err)
+	info = append([]byte(`"_meta":`), info...)
+	results := map[string]func() mcp.Result{
+		"call":       func() mcp.Result { return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "<3>"}}} },
+		"call error": func() mcp.Result { return &mcp.CallToolResult{IsError: true} },
+		"call meta":  func() mcp.Result { return &mcp.CallToolResult{Meta: mcp.Meta{"k": 1}} },
+		"list":       func() mcp.Result { return &mcp.ListToolsResult{Tools: []*mcp.Tool{}} },
+	}
+	for name, res := range results {
+		for _, id := range []any{float64(7), "a<b"} {
+			jid, err := jsonrpc.MakeID(id)
+			require.NoError(t, err)
+			want := res()
+			meta := want.GetMeta()
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			meta[mcp.MetaKeyServerInfo] = impl
+			want.SetMeta(meta)
+			raw, err := marshalWire(want)
+			require.NoError(t, err)
+			wantMsg, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: jid, Result: raw})
+			require.NoError(t, err)
+
+			e := newEncoder()
+			require.NoError(t, e.response(jid, res(), impl, info))
+			assert.Equal(t, string(wantMsg), e.buf.String(), "%s, id %v", name, id)
+		}
 	}
 }

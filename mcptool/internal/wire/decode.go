@@ -1,0 +1,169 @@
+package wire
+
+import "strconv"
+
+// Decode returns the value of v, JSON that [Scan] has validated (a
+// sub-slice it captured), as encoding/json decodes it into an any: objects
+// as map[string]any (the last of repeated keys winning), arrays as []any,
+// numbers as float64. ok is false when encoding/json would fail (a number
+// out of float64's range) or v is not a value Scan validated.
+func Decode(v []byte) (any, bool) {
+	d := decoder{b: v}
+	x, ok := d.value()
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	return x, d.i == len(d.b)
+}
+
+type decoder struct {
+	b []byte
+	i int
+}
+
+func (d *decoder) space() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value() (any, bool) {
+	d.space()
+	if d.i >= len(d.b) {
+		return nil, false
+	}
+	switch c := d.b[d.i]; {
+	case c == '{':
+		return d.object()
+	case c == '[':
+		return d.array()
+	case c == '"':
+		s, ok := d.str()
+		return s, ok
+	case c == 't':
+		return true, d.lit("true")
+	case c == 'f':
+		return false, d.lit("false")
+	case c == 'n':
+		return nil, d.lit("null")
+	}
+	start := d.i
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		if c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' && !isDigit(c) {
+			break
+		}
+		d.i++
+	}
+	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
+	return f, err == nil && d.i > start
+}
+
+func (d *decoder) lit(s string) bool {
+	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
+		return false
+	}
+	d.i += len(s)
+	return true
+}
+
+// str decodes the string at d.i, as encoding/json does.
+func (d *decoder) str() (string, bool) {
+	start := d.i + 1
+	plain := true
+	for j := start; j < len(d.b); j++ {
+		switch c := d.b[j]; {
+		case c == '\\':
+			plain = false
+			j++ // the escaped byte cannot end the string
+		case c >= 0x80:
+			plain = false
+		case c == '"':
+			d.i = j + 1
+			if plain {
+				return string(d.b[start:j]), true
+			}
+			return decodeString(d.b[start:j]), true
+		}
+	}
+	return "", false
+}
+
+func (d *decoder) object() (any, bool) {
+	d.i++ // {
+	m := map[string]any{}
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == '}' {
+		d.i++
+		return m, true
+	}
+	for {
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != '"' {
+			return nil, false
+		}
+		k, ok := d.str()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return nil, false
+		}
+		d.i++
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		d.space()
+		if d.i >= len(d.b) {
+			return nil, false
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (d *decoder) array() (any, bool) {
+	d.i++ // [
+	a := []any{}
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		return a, true
+	}
+	for {
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+		d.space()
+		if d.i >= len(d.b) {
+			return nil, false
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return a, true
+		default:
+			return nil, false
+		}
+	}
+}

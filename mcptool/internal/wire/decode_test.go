@@ -1,0 +1,56 @@
+package wire
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+func TestDecode(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want any
+		ok   bool
+	}{
+		{`{"name":"c","version":"1"}`, map[string]any{"name": "c", "version": "1"}, true},
+		{`{}`, map[string]any{}, true},
+		{`[]`, []any{}, true},
+		{` [1, -2.5e3, true, false, null, "x"] `, []any{1.0, -2500.0, true, false, nil, "x"}, true},
+		{`{"a":1,"a":{"b":[{}]}}`, map[string]any{"a": map[string]any{"b": []any{map[string]any{}}}}, true},
+		{`"\u00e9\"\\"`, "é\"\\", true},
+		{"\"\xff\"", "\ufffd", true},
+		{`{"\u0069d":7}`, map[string]any{"id": 7.0}, true},
+		{`1e400`, nil, false}, // encoding/json: out of range
+		{`{"a":1`, nil, false},
+		{`[1 2]`, nil, false},
+		{`tru`, nil, false},
+		{`1 2`, nil, false},
+	} {
+		got, ok := Decode([]byte(c.in))
+		if ok != c.ok || (ok && !reflect.DeepEqual(got, c.want)) {
+			t.Errorf("Decode(%s) = %#v, %v; want %#v, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		typicalCall, `[]`, `{"a":[[[[]]]]}`, `{"k":-0.5E-3,"k":"\ud834\udd1e"}`, "\"\xff\"", `1e400`, `-0`, ` null `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if !json.Valid(v) {
+			return // Decode takes what Scan validated
+		}
+		var want any
+		werr := json.Unmarshal(v, &want)
+		got, ok := Decode(v)
+		if ok != (werr == nil) {
+			t.Fatalf("Decode(%q): ok %v; encoding/json: %v", v, ok, werr)
+		}
+		if ok && !reflect.DeepEqual(got, want) {
+			t.Fatalf("Decode(%q) = %#v; encoding/json: %#v", v, got, want)
+		}
+	})
+}
