@@ -56,6 +56,7 @@ type Index struct {
 	nameW   []float32        // per doc: the sum of the idf of nameT
 	damp    []float32        // per doc: 1, or less for a deprecated tool
 	byName  map[string]int32
+	vocab   []string  // the words (concepts apart), sorted: for prefixes
 	pool    sync.Pool // *[]float32 score buffers
 }
 
@@ -99,11 +100,15 @@ func Build(docs []Doc) *Index {
 			for _, p := range parts {
 				add(p, WeightName*splitWeight)
 			}
-			if parts == nil {
-				parts = []string{t}
+			ids := []int32{ix.terms[t]} // t is stemmed already: stemming twice may change it
+			if parts != nil {
+				ids = ids[:0]
+				for _, p := range parts {
+					ids = append(ids, ix.terms[Stem(p)])
+				}
 			}
-			for _, p := range parts {
-				if id := ix.terms[Stem(p)]; !slices.Contains(ix.nameT[d], id) {
+			for _, id := range ids {
+				if !slices.Contains(ix.nameT[d], id) {
 					ix.nameT[d] = append(ix.nameT[d], id)
 				}
 			}
@@ -158,6 +163,12 @@ func Build(docs []Doc) *Index {
 			ix.nameW[d] += ix.idf[id]
 		}
 	}
+	for t := range ix.terms {
+		if !strings.HasPrefix(t, "@") {
+			ix.vocab = append(ix.vocab, t)
+		}
+	}
+	slices.Sort(ix.vocab)
 	n32 := len(docs)
 	ix.pool.New = func() any { s := make([]float32, n32); return &s }
 	return ix
@@ -195,6 +206,14 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		if c, ok := concepts[t]; ok {
 			want(c, conceptWeight)
 		}
+	}
+	for _, t := range terms {
+		if r, ok := related[concepts[t]]; ok {
+			want(r, conceptWeight*relatedWeight)
+		}
+	}
+	for _, t := range terms {
+		ix.prefixed(t, want)
 	}
 	bufp := ix.pool.Get().(*[]float32)
 	score := *bufp
@@ -296,4 +315,28 @@ func split(t string, vocab map[string]bool) []string {
 		}
 	}
 	return nil
+}
+
+// Prefix matching: a query word of at least prefixMin letters also
+// matches the longer words it starts (react → reaction, access →
+// accessproposals), at prefixWeight: the stemmer keeps derived words
+// apart, and a compound name word that does not split still names its
+// first part.
+const (
+	prefixMin    = 5
+	prefixWeight = 0.6
+)
+
+// prefixed calls want for each indexed word that t is a strict prefix of.
+func (ix *Index) prefixed(t string, want func(string, float32)) {
+	if len(t) < prefixMin {
+		return
+	}
+	i, found := slices.BinarySearch(ix.vocab, t)
+	if found {
+		i++
+	}
+	for ; i < len(ix.vocab) && strings.HasPrefix(ix.vocab[i], t); i++ {
+		want(ix.vocab[i], prefixWeight)
+	}
 }

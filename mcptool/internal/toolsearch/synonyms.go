@@ -11,6 +11,14 @@ var concepts = map[string]string{}
 
 const conceptWeight = 0.8
 
+// related: a query of one concept also asks for another, at
+// relatedWeight of a concept's weight. Finding things is how lists are
+// used: an API searches by listing with a filter (gmail's messages.list
+// with q), so "find my emails" also asks for a list.
+var related = map[string]string{"@search": "@list"}
+
+const relatedWeight = 0.5
+
 func init() {
 	table := map[string][]string{
 		"@create":    {"create", "insert", "add", "new", "make", "write", "upload", "post", "start", "setup", "compose", "store", "schedule", "save", "append"},

@@ -9,19 +9,19 @@ import (
 // Tokens splits text into lower-case terms: at every character that is not
 // a letter or digit, at snake_case and kebab-case separators, and at
 // camelCase boundaries (SearchPages → search, pages; HTTPServer → http,
-// server). Stop words are dropped and every term is stemmed ([Stem]). A
+// server). Stop words and the letter after an apostrophe (what's) are dropped and every term is stemmed ([Stem]). A
 // hyphenated word of letters also gives its joined form (to-do → todo,
 // e-mail → email).
 func Tokens(text string) []string {
 	out := joined(text)
+	start := -1
 	word := func(w string) {
 		w = strings.ToLower(w)
-		if w == "" || stopWords[w] {
+		if w == "" || stopWords[w] || len(w) == 1 && afterApostrophe(text, start) {
 			return
 		}
 		out = append(out, Stem(w))
 	}
-	start := -1
 	prev := rune(0)
 	for i, r := range text {
 		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
@@ -59,6 +59,12 @@ func boundary(text string, i int, prev, r rune) bool {
 		return unicode.IsLower(next)
 	}
 	return false
+}
+
+// afterApostrophe reports a word at i that follows an apostrophe: the s of
+// what's or the t of don't, which say nothing of a tool.
+func afterApostrophe(text string, i int) bool {
+	return i > 0 && (strings.HasSuffix(text[:i], "'") || strings.HasSuffix(text[:i], "’"))
 }
 
 // Stem reduces a lower-case English word to a stem by a few deterministic

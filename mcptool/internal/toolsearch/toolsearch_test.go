@@ -15,6 +15,8 @@ func TestTokens(t *testing.T) {
 		"created creating create":           "[creat creat creat]",
 		"stopped":                           "[stop]",
 		"notified copied":                   "[notify copy]",
+		"what's new, don't":                 "[new don]",
+		"it’s a b c":                        "[b c]",
 	} {
 		if got := fmt.Sprint(Tokens(in)); got != want {
 			t.Errorf("Tokens(%q) = %s, want %s", in, got, want)
@@ -95,7 +97,7 @@ func TestSearch(t *testing.T) {
 	if got := name(ix.Search("list_users", 1, nil)); fmt.Sprint(got) != "[list_users]" {
 		t.Errorf("a tool's exact name: %v", got)
 	}
-	if got := ix.Search("nothing matches zzz", 5, nil); len(got) != 0 {
+	if got := ix.Search("nothing here, zzz", 5, nil); len(got) != 0 {
 		t.Errorf("no match: %v", got)
 	}
 	// limit keeps the best: the partial selection agrees with a full sort.
@@ -118,5 +120,40 @@ func BenchmarkSearch10k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		ix.Search("get the settings of a resource", 5, nil)
+	}
+}
+
+// TestPrefix: a query word finds the longer words it starts, below the
+// word itself; a short word does not.
+func TestPrefix(t *testing.T) {
+	docs := []Doc{
+		{Name: "reactions_create", Description: "Creates a reaction to a message."},
+		{Name: "messages_create", Description: "Creates a message."},
+		{Name: "react_now", Description: "Reacts."},
+		{Name: "lists_get", Description: "Gets a list."},
+		{Name: "listeners_get", Description: "Gets a listener."},
+	}
+	ix := Build(docs)
+	if h := ix.Search("react to a message", 3, nil); len(h) != 3 || h[0].Doc != 0 {
+		t.Errorf("react to a message: %v, want reactions_create (react and message) first", h)
+	}
+	if h := ix.Search("list", 5, nil); len(h) != 1 || h[0].Doc != 3 {
+		t.Errorf("list: %v, want lists_get alone (a word of 4 letters is no prefix)", h)
+	}
+}
+
+// TestRelated: a query that finds also asks for a list, below a get.
+func TestRelated(t *testing.T) {
+	docs := []Doc{
+		{Name: "messages_list", Description: "Lists messages."},
+		{Name: "messages_get", Description: "Gets a message."},
+		{Name: "labels_get", Description: "Gets a label."},
+		{Name: "drafts_get", Description: "Gets a draft."},
+	}
+	ix := Build(docs)
+	// Without the relation messages_get ranks first: its name's other
+	// word, get, is the commoner.
+	if h := ix.Search("find my messages", 4, nil); len(h) < 2 || h[0].Doc != 0 {
+		t.Errorf("find my messages: %v, want messages_list first", h)
 	}
 }
