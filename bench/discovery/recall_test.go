@@ -14,16 +14,16 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// The goals of issue 36 are 0.90 (top 5) and 0.70 (first). The lexical
-// ranker reaches 0.858 and 0.683 on all 120 queries (0.900 and 0.750 on the
-// held-out half, 0.817 and 0.617 on the tuned half): the test holds those
-// as floors, so that a change that loses recall fails, and logs the goals'
-// gap (docs/discovery.md).
+// The goals of issue 36 are 0.90 (top 5) and 0.70 (first), over all 120
+// queries. The lexical ranker reaches 0.875 and 0.717 (0.917 and 0.800 on
+// the held-out half, 0.833 and 0.633 on the tuned half): the test holds the
+// first-place goal, and the measured top 5 as a floor, so that a change
+// that loses recall fails; it logs the top-5 goal's gap (docs/discovery.md).
 const (
 	goalTop5   = 0.90
 	goalFirst  = 0.70
-	floorTop5  = 0.85
-	floorFirst = 0.68
+	floorTop5  = 0.87
+	floorFirst = 0.71
 	goalBytes  = 0.05 // the first tools/list, as a share of the full list
 )
 
@@ -137,11 +137,14 @@ func TestRecall(t *testing.T) {
 	if top5 < floorTop5 {
 		t.Errorf("top 5 recall %.3f, below the floor %.2f", top5, floorTop5)
 	}
+	if first < goalFirst {
+		t.Errorf("first %.3f, below the goal %.2f", first, goalFirst)
+	}
 	if first < floorFirst {
 		t.Errorf("first %.3f, below the floor %.2f", first, floorFirst)
 	}
-	if top5 < goalTop5 || first < goalFirst {
-		t.Logf("below issue 36's goals (top 5 %.2f, first %.2f)", goalTop5, goalFirst)
+	if top5 < goalTop5 {
+		t.Logf("top 5 %.3f, below issue 36's goal %.2f", top5, goalTop5)
 	}
 }
 

@@ -57,7 +57,7 @@ type Index struct {
 	damp    []float32        // per doc: 1, or less for a deprecated tool
 	byName  map[string]int32
 	vocab   []string  // the words (concepts apart), sorted: for prefixes
-	pool    sync.Pool // *[]float32 score buffers
+	pool    sync.Pool // *scratch
 }
 
 // Build indexes docs; a result's Doc is its position in docs.
@@ -170,7 +170,8 @@ func Build(docs []Doc) *Index {
 	}
 	slices.Sort(ix.vocab)
 	n32 := len(docs)
-	ix.pool.New = func() any { s := make([]float32, n32); return &s }
+	nt := len(ix.post)
+	ix.pool.New = func() any { return &scratch{make([]float32, n32), make([]bool, nt)} }
 	return ix
 }
 
@@ -215,8 +216,11 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	for _, t := range terms {
 		ix.prefixed(t, want)
 	}
-	bufp := ix.pool.Get().(*[]float32)
-	score := *bufp
+	buf := ix.pool.Get().(*scratch)
+	score, asked := buf.score, buf.asked
+	for _, id := range ids {
+		asked[id] = true
+	}
 	var touched []int32
 	for i, id := range ids {
 		idf := ix.idf[id] * weights[i]
@@ -235,14 +239,17 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	}
 	hits := make([]Hit, 0, min(len(touched), 4*limit))
 	for _, d := range touched {
-		s := float64(score[d]*ix.damp[d]) * (1 + nameBoost*ix.nameCover(int(d), ids))
+		s := float64(score[d]*ix.damp[d]) * (1 + nameBoost*ix.nameCover(int(d), asked))
 		score[d] = 0
 		if keep != nil && !keep(int(d)) {
 			continue
 		}
 		hits = append(hits, Hit{int(d), s})
 	}
-	ix.pool.Put(bufp)
+	for _, id := range ids {
+		asked[id] = false
+	}
+	ix.pool.Put(buf)
 	better := func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -277,22 +284,27 @@ const nameBoost = 3.0
 const deprecatedDamp = 0.5
 
 // nameCover is the share of d's name, weighted by idf, that the query's
-// terms (ids, words and concepts) cover: a name term is covered by itself
-// or by its concept.
-func (ix *Index) nameCover(d int, ids []int32) float64 {
+// terms (asked, by term id: words and concepts) cover: a name term is
+// covered by itself or by its concept.
+func (ix *Index) nameCover(d int, asked []bool) float64 {
 	if ix.nameW[d] == 0 {
 		return 0
 	}
 	var got float32
 	for _, id := range ix.nameT[d] {
-		if slices.Contains(ids, id) || slices.Contains(ids, ix.conceptOf(id)) {
+		if c := ix.concept[id]; asked[id] || c >= 0 && asked[c] {
 			got += ix.idf[id]
 		}
 	}
 	return float64(got / ix.nameW[d])
 }
 
-func (ix *Index) conceptOf(id int32) int32 { return ix.concept[id] }
+// scratch is one search's buffers: scores by document, and the query's
+// terms by term id. Both are zero between searches.
+type scratch struct {
+	score []float32
+	asked []bool
+}
 
 // deprecated reports a description that starts by saying so.
 func deprecated(desc string) bool {
