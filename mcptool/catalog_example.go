@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"regexp/syntax"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/schemaref"
+	"github.com/mcpgen/mcpgen/mcptool/internal/patgen"
 )
 
 // exampleValue is a value of schema s (property name, "" for the root) for
@@ -239,69 +239,33 @@ func singular(name string) string {
 // usual shapes of patterns (literals, classes, repeats, alternations); ok
 // is false when it cannot follow the pattern or the result does not match.
 func fromPattern(p string) (string, bool) {
-	re, err := syntax.Parse(p, syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	if !writePattern(&b, re.Simplify()) {
+	v, ok := patgen.String(p, plainChoices{})
+	if !ok {
 		return "", false
 	}
 	m, err := regexp.Compile(p)
-	if err != nil || !m.MatchString(b.String()) {
+	if err != nil || !m.MatchString(v) {
 		return "", false
 	}
-	return b.String(), true
+	return v, true
 }
 
-func writePattern(b *strings.Builder, re *syntax.Regexp) bool {
-	switch re.Op {
-	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return true
-	case syntax.OpLiteral:
-		b.WriteString(string(re.Rune))
-		return true
-	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		b.WriteByte('a')
-		return true
-	case syntax.OpCharClass:
-		if len(re.Rune) < 2 {
-			return false
-		}
-		// A letter or digit of the class when it has one: "a", "0".
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			for _, r := range []rune{'a', 'A', '0'} {
-				if re.Rune[i] <= r && r <= re.Rune[i+1] {
-					b.WriteRune(r)
-					return true
-				}
+// plainChoices are the choices a person would make in a pattern: the
+// fewest repeats, the first alternative, a letter or digit of a class.
+type plainChoices struct{}
+
+// Class is "a", "A" or "0" when the class has one, else its first rune.
+func (plainChoices) Class(ranges []rune) rune {
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for _, r := range []rune{'a', 'A', '0'} {
+			if ranges[i] <= r && r <= ranges[i+1] {
+				return r
 			}
 		}
-		b.WriteRune(re.Rune[0])
-		return true
-	case syntax.OpCapture:
-		return writePattern(b, re.Sub[0])
-	case syntax.OpStar, syntax.OpQuest:
-		return true
-	case syntax.OpPlus:
-		return writePattern(b, re.Sub[0])
-	case syntax.OpRepeat:
-		for range re.Min {
-			if !writePattern(b, re.Sub[0]) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if !writePattern(b, sub) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpAlternate:
-		return writePattern(b, re.Sub[0])
 	}
-	return false
+	return ranges[0]
 }
+
+func (plainChoices) Repeat(lo, _ int) int { return lo }
+
+func (plainChoices) Alternate(int) int { return 0 }

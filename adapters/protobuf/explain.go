@@ -56,20 +56,9 @@ func (r *renderer) walk(e *sjs.ValidationError, loc []string) {
 			r.add(append(slices.Clip(loc), name), "additionalProperties", msg)
 		}
 		return
-	case *kind.Minimum:
-		r.add(loc, "minimum", "must be at least "+exact(k.Want)+", got "+r.number(loc, k.Got))
-		return
-	case *kind.Maximum:
-		r.add(loc, "maximum", "must be at most "+exact(k.Want)+", got "+r.number(loc, k.Got))
-		return
-	case *kind.ExclusiveMinimum:
-		r.add(loc, "exclusiveMinimum", "must be greater than "+exact(k.Want)+", got "+r.number(loc, k.Got))
-		return
-	case *kind.ExclusiveMaximum:
-		r.add(loc, "exclusiveMaximum", "must be less than "+exact(k.Want)+", got "+r.number(loc, k.Got))
-		return
-	case *kind.MultipleOf:
-		r.add(loc, "multipleOf", "must be a multiple of "+exact(k.Want)+", got "+r.number(loc, k.Got))
+	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum, *kind.MultipleOf:
+		rule, words, want, got := numberRule(k)
+		r.add(loc, rule, "must be "+words+" "+exact(want)+", got "+r.number(loc, got))
 		return
 	case *kind.Pattern:
 		if f, ok := formatPatterns[k.Want]; ok {
@@ -93,6 +82,24 @@ func (r *renderer) walk(e *sjs.ValidationError, loc []string) {
 	for _, c := range e.Causes {
 		r.walk(c, loc)
 	}
+}
+
+// numberRule is the keyword of k, a numeric rule's failure, the words
+// that say the rule, the bound and the number.
+func numberRule(k sjs.ErrorKind) (rule, words string, want, got *big.Rat) {
+	switch k := k.(type) {
+	case *kind.Minimum:
+		return "minimum", "at least", k.Want, k.Got
+	case *kind.Maximum:
+		return "maximum", "at most", k.Want, k.Got
+	case *kind.ExclusiveMinimum:
+		return "exclusiveMinimum", "greater than", k.Want, k.Got
+	case *kind.ExclusiveMaximum:
+		return "exclusiveMaximum", "less than", k.Want, k.Got
+	case *kind.MultipleOf:
+		return "multipleOf", "a multiple of", k.Want, k.Got
+	}
+	return "", "", nil, nil
 }
 
 // anyOf renders the branches of an anyOf the value's JSON type matches;
@@ -262,19 +269,7 @@ func (r *renderer) keyword(e *sjs.ValidationError, kw string) any {
 		if tok == "" {
 			continue
 		}
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch n := node.(type) {
-		case map[string]any:
-			node = n[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return nil
-			}
-			node = n[i]
-		default:
-			return nil
-		}
+		node = child(node, strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
 	}
 	// The keyword failed in the schema at SchemaURL, or SchemaURL is the
 	// keyword's own location.
@@ -293,20 +288,25 @@ func (r *renderer) keyword(e *sjs.ValidationError, kw string) any {
 func (r *renderer) at(loc []string) any {
 	v := r.doc
 	for _, seg := range loc {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
+		v = child(v, seg)
 	}
 	return v
+}
+
+// child is the member seg of v, an object, or its element at index seg,
+// an array; nil when v has none (or is neither).
+func child(v any, seg string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x[seg]
+	case []any:
+		i, err := strconv.Atoi(seg)
+		if err != nil || i < 0 || i >= len(x) {
+			return nil
+		}
+		return x[i]
+	}
+	return nil
 }
 
 // number is the number at loc as sent, else got, exactly.

@@ -5,13 +5,13 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/schemaref"
+	"github.com/mcpgen/mcpgen/mcptool/internal/patgen"
 )
 
 // The generator derives argument documents from a published inputSchema:
@@ -371,86 +371,48 @@ func text(n int, wide bool) string {
 // for the usual shapes of patterns (literals, classes, repeats,
 // alternations); ok is false for what it cannot follow.
 func (g *generator) fromPattern(p string, m mode) (string, bool) {
-	re, err := syntax.Parse(p, syntax.Perl)
-	if err != nil {
-		return "", false
-	}
-	var b strings.Builder
-	ok := g.regexp(&b, re.Simplify(), m)
-	return b.String(), ok
+	return patgen.String(p, patternChoices{g, m})
 }
 
-func (g *generator) regexp(b *strings.Builder, re *syntax.Regexp, m mode) bool {
-	reps := func(lo, hi int) int {
-		if hi < 0 {
-			hi = lo + 3
-		}
-		switch m {
-		case low:
-			return lo
-		case high:
-			return min(hi, lo+8)
-		}
-		return lo + g.rng.IntN(min(hi, lo+3)-lo+1)
+// patternChoices are the generator's choices in a pattern for mode m: the
+// first of everything and the fewest repeats when low, the most repeats
+// when high, else random ones.
+type patternChoices struct {
+	g *generator
+	m mode
+}
+
+func (c patternChoices) Class(ranges []rune) rune {
+	i := 0
+	if c.m != low {
+		i = c.g.rng.IntN(len(ranges)/2) * 2
 	}
-	switch re.Op {
-	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
-		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
-		return true
-	case syntax.OpLiteral:
-		b.WriteString(string(re.Rune))
-		return true
-	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		b.WriteByte('a')
-		return true
-	case syntax.OpCharClass:
-		if len(re.Rune) < 2 {
-			return false
-		}
-		i := 0
-		if m != low {
-			i = g.rng.IntN(len(re.Rune)/2) * 2
-		}
-		lo, hi := re.Rune[i], re.Rune[i+1]
-		r := lo
-		if m != low && hi > lo {
-			r = lo + rune(g.rng.IntN(int(min(hi-lo, 25))+1))
-		}
-		b.WriteRune(r)
-		return true
-	case syntax.OpCapture:
-		return g.regexp(b, re.Sub[0], m)
-	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-		lo, hi := re.Min, re.Max
-		switch re.Op {
-		case syntax.OpStar:
-			lo, hi = 0, -1
-		case syntax.OpPlus:
-			lo, hi = 1, -1
-		case syntax.OpQuest:
-			lo, hi = 0, 1
-		}
-		for range reps(lo, hi) {
-			if !g.regexp(b, re.Sub[0], m) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpConcat:
-		for _, sub := range re.Sub {
-			if !g.regexp(b, sub, m) {
-				return false
-			}
-		}
-		return true
-	case syntax.OpAlternate:
-		i := 0
-		if m != low {
-			i = g.rng.IntN(len(re.Sub))
-		}
-		return g.regexp(b, re.Sub[i], m)
+	lo, hi := ranges[i], ranges[i+1]
+	r := lo
+	if c.m != low && hi > lo {
+		r = lo + rune(c.g.rng.IntN(int(min(hi-lo, 25))+1))
 	}
-	return false
+	return r
+}
+
+func (c patternChoices) Repeat(lo, hi int) int {
+	if hi < 0 {
+		hi = lo + 3
+	}
+	switch c.m {
+	case low:
+		return lo
+	case high:
+		return min(hi, lo+8)
+	}
+	return lo + c.g.rng.IntN(min(hi, lo+3)-lo+1)
+}
+
+func (c patternChoices) Alternate(n int) int {
+	if c.m == low {
+		return 0
+	}
+	return c.g.rng.IntN(n)
 }
 
 // bounds are a numeric schema's range, nil where open.

@@ -22,16 +22,7 @@ type decoder struct {
 	i int
 }
 
-func (d *decoder) space() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *decoder) space() { d.i = skipSpace(d.b, d.i) }
 
 func (d *decoder) value() (any, bool) {
 	d.space()
@@ -96,14 +87,8 @@ func (d *decoder) str() (string, bool) {
 }
 
 func (d *decoder) object() (any, bool) {
-	d.i++ // {
 	m := map[string]any{}
-	d.space()
-	if d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-		return m, true
-	}
-	for {
+	for more := d.open('}'); more; {
 		d.space()
 		if d.i >= len(d.b) || d.b[d.i] != '"' {
 			return nil, false
@@ -122,48 +107,45 @@ func (d *decoder) object() (any, bool) {
 			return nil, false
 		}
 		m[k] = v
-		d.space()
-		if d.i >= len(d.b) {
-			return nil, false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
-			return m, true
-		default:
+		if more, ok = d.next('}'); !ok {
 			return nil, false
 		}
 	}
+	return m, true
 }
 
 func (d *decoder) array() (any, bool) {
-	d.i++ // [
 	a := []any{}
-	d.space()
-	if d.i < len(d.b) && d.b[d.i] == ']' {
-		d.i++
-		return a, true
-	}
-	for {
+	for more := d.open(']'); more; {
 		v, ok := d.value()
 		if !ok {
 			return nil, false
 		}
 		a = append(a, v)
-		d.space()
-		if d.i >= len(d.b) {
-			return nil, false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return a, true
-		default:
+		if more, ok = d.next(']'); !ok {
 			return nil, false
 		}
 	}
+	return a, true
+}
+
+// open reads the opening byte of the object or array at d.i, and reports
+// whether a member or element follows, false when its closing byte end
+// does (read too).
+func (d *decoder) open(end byte) bool {
+	d.i++ // { or [
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == end {
+		d.i++
+		return false
+	}
+	return true
+}
+
+// next reads what follows a member or element: a comma (more) or the
+// container's closing byte end; ok is false for anything else.
+func (d *decoder) next(end byte) (more, ok bool) {
+	var c byte
+	d.i, c = afterValue(d.b, d.i, end)
+	return c == ',', c != 0
 }

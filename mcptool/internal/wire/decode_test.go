@@ -54,3 +54,24 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode decodes what the HTTP path decodes with it (a message's
+// _meta members and id), in a whole typical tools/call, and values made
+// of arrays.
+func BenchmarkDecode(b *testing.B) {
+	for _, c := range []struct{ name, v string }{
+		{"call", typicalCall},
+		{"arrays", `[[1,2,3],["a","b"],[{"k":[true,false,null]}],[],[-0.5e3,7]]`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			v := []byte(c.v)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(v)))
+			for b.Loop() {
+				if _, ok := Decode(v); !ok {
+					b.Fatal("not decoded")
+				}
+			}
+		})
+	}
+}

@@ -159,15 +159,20 @@ func quoteChar(c byte) string {
 	return "'" + q[1:len(q)-1] + "'"
 }
 
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
+func (s *scanner) space() { s.i = skipSpace(s.b, s.i) }
+
+// skipSpace is the offset of the first byte of b from i on that is not
+// JSON white space, len(b) when there is none.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
 		case ' ', '\t', '\n', '\r':
-			s.i++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // count notes one more value at nesting depth d (0: the body itself), a
@@ -229,22 +234,29 @@ func (s *scanner) batch() ([]Message, error) {
 // next reads what follows a member or element: a comma (false), or the
 // container's end (true).
 func (s *scanner) next(end byte) (bool, error) {
-	s.space()
+	var c byte
+	if s.i, c = afterValue(s.b, s.i, end); c != 0 {
+		return c == end, nil
+	}
 	if s.i == len(s.b) {
 		return false, s.errf("unexpected end of input")
-	}
-	switch s.b[s.i] {
-	case ',':
-		s.i++
-		return false, nil
-	case end:
-		s.i++
-		return true, nil
 	}
 	if end == '}' {
 		return false, s.errf("invalid character %s after object key:value pair", quoteChar(s.b[s.i]))
 	}
 	return false, s.errf("invalid character %s after array element", quoteChar(s.b[s.i]))
+}
+
+// afterValue reads what follows a member or element, from b[i] on: space,
+// then a comma or the container's closing byte end. It returns the offset
+// past them and the byte read, or, when neither follows, the offset of
+// what does (len(b) at the end of input) and 0.
+func afterValue(b []byte, i int, end byte) (int, byte) {
+	i = skipSpace(b, i)
+	if i < len(b) && (b[i] == ',' || b[i] == end) {
+		return i + 1, b[i]
+	}
+	return i, 0
 }
 
 // object scans the object at s.i, at depth d, calling member with each
@@ -265,27 +277,9 @@ func (s *scanner) object(d int, member func(key []byte, plain bool) error) error
 		if s.i == len(s.b) {
 			return s.errf("unexpected end of input")
 		}
-		if s.b[s.i] != '"' {
-			return s.errf("invalid character %s looking for beginning of object key string", quoteChar(s.b[s.i]))
-		}
-		start := s.i
-		plain, err := s.str()
+		key, plain, err := s.key()
 		if err != nil {
 			return err
-		}
-		s.cost.Keys++
-		key := s.b[start+1 : s.i-1]
-		s.space()
-		if s.i == len(s.b) {
-			return s.errf("unexpected end of input")
-		}
-		if s.b[s.i] != ':' {
-			return s.errf("invalid character %s after object key", quoteChar(s.b[s.i]))
-		}
-		s.i++
-		s.space()
-		if s.i == len(s.b) {
-			return s.errf("unexpected end of input")
 		}
 		if err := member(key, plain); err != nil {
 			return err

@@ -38,7 +38,7 @@ func (s *scanner) value(d int) error {
 			} else {
 				open = append(open, end)
 				if end == '}' {
-					if err := s.key(); err != nil {
+					if _, _, err := s.key(); err != nil {
 						return err
 					}
 				}
@@ -69,7 +69,7 @@ func (s *scanner) value(d int) error {
 					return s.errf("unexpected end of input")
 				}
 				if end == '}' {
-					if err := s.key(); err != nil {
+					if _, _, err := s.key(); err != nil {
 						return err
 					}
 				}
@@ -81,28 +81,31 @@ func (s *scanner) value(d int) error {
 }
 
 // key scans an object's key and its colon at s.i, leaving s.i at the
-// member's value.
-func (s *scanner) key() error {
+// member's value. It returns the key's bytes as in the body (between the
+// quotes), and whether they are its text (plain: see str).
+func (s *scanner) key() (key []byte, plain bool, err error) {
 	if s.b[s.i] != '"' {
-		return s.errf("invalid character %s looking for beginning of object key string", quoteChar(s.b[s.i]))
+		return nil, false, s.errf("invalid character %s looking for beginning of object key string", quoteChar(s.b[s.i]))
 	}
-	if _, err := s.str(); err != nil {
-		return err
+	start := s.i
+	if plain, err = s.str(); err != nil {
+		return nil, false, err
 	}
 	s.cost.Keys++
+	key = s.b[start+1 : s.i-1]
 	s.space()
 	if s.i == len(s.b) {
-		return s.errf("unexpected end of input")
+		return nil, false, s.errf("unexpected end of input")
 	}
 	if s.b[s.i] != ':' {
-		return s.errf("invalid character %s after object key", quoteChar(s.b[s.i]))
+		return nil, false, s.errf("invalid character %s after object key", quoteChar(s.b[s.i]))
 	}
 	s.i++
 	s.space()
 	if s.i == len(s.b) {
-		return s.errf("unexpected end of input")
+		return nil, false, s.errf("unexpected end of input")
 	}
-	return nil
+	return key, plain, nil
 }
 
 // scalar scans the string, number or literal at s.i.
