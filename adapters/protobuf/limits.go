@@ -114,7 +114,7 @@ func (fc *frontCalls) invoke(ctx context.Context, conn grpc.ClientConnInterface,
 		return ctx.Err() // the caller's cancellation, not the server's answer
 	case codec.over:
 		return mcptool.Errorf("%s: the server's response holds more than %d values (mcpproto.Limits.MaxResponseValues)", name, l.MaxResponseValues)
-	case callCtx.Err() != nil:
+	case callCtx.Err() != nil || passed(callCtx):
 		return mcptool.Errorf("%s: the server did not answer within %s (mcpproto.Limits.Timeout)", name, l.Timeout)
 	}
 	if s, ok := status.FromError(err); ok && s.Code() == codes.ResourceExhausted && l.MaxResponseBytes > 0 &&
@@ -122,6 +122,14 @@ func (fc *frontCalls) invoke(ctx context.Context, conn grpc.ClientConnInterface,
 		return mcptool.Errorf("%s: the server's response is larger than %d bytes (mcpproto.Limits.MaxResponseBytes)", name, l.MaxResponseBytes)
 	}
 	return err
+}
+
+// passed reports whether ctx's deadline has passed, which gRPC may see (and
+// answer DeadlineExceeded for, the server having cut the stream) a moment
+// before ctx's timer sets ctx.Err.
+func passed(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !d.After(time.Now())
 }
 
 // boundedCodec is gRPC's protobuf codec, but that it counts the values of
