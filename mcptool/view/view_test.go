@@ -88,7 +88,7 @@ func TestPage(t *testing.T) {
 	_, err = view.Page(fsys, "missing.html").HTML("T", nil, annotations.View{})
 	assert.EqualError(t, err, "view.Page: open missing.html: file does not exist")
 	_, err = view.AppOnly().HTML("T", nil, annotations.View{})
-	assert.EqualError(t, err, "view: an app-only tool has no page")
+	assert.EqualError(t, err, "view: AppOnly and ModelOnly have no page")
 }
 
 func TestCheck(t *testing.T) {
@@ -97,4 +97,17 @@ func TestCheck(t *testing.T) {
 	assert.NoError(t, view.Default().Connect("wss://live.example").Check())
 	assert.True(t, view.AppOnly().Annotations().AppOnly())
 	assert.False(t, view.AppOnly().HasPage())
+	assert.Equal(t, annotations.View{Visibility: []string{"model"}}, view.ModelOnly().Annotations())
+	assert.False(t, view.ModelOnly().HasPage())
+
+	// Visibility says what the tag's visibility= says, of any view.
+	fsys := fstest.MapFS{"v.html": {Data: []byte("<p>hi</p>")}}
+	v := view.Page(fsys, "v.html").Visibility("app")
+	assert.Equal(t, annotations.View{Page: true, Visibility: []string{"app"}}, v.Annotations())
+	assert.True(t, v.Annotations().AppOnly())
+	assert.True(t, v.HasPage())
+	assert.NoError(t, v.Check())
+	assert.Equal(t, []string{"model", "app"}, view.Default().Visibility("model", "app").Annotations().Visibility)
+	assert.EqualError(t, view.Default().Visibility("model", "host").Check(), `visibility takes model and app, not "host"`)
+	assert.EqualError(t, view.Default().Visibility().Check(), `visibility needs a value: model, app, or 'model app'`)
 }
