@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -461,4 +462,26 @@ func TestViewsListenWithoutExtension(t *testing.T) {
 	assert.Equal(t, map[string]any{"toolsListChanged": true}, without)
 	assert.Equal(t, without, agreed(viewRegistry(t, true), false))
 	assert.Equal(t, map[string]any{"toolsListChanged": true, "resourcesListChanged": true}, agreed(viewRegistry(t, true), true))
+}
+
+// A page of one's own (view.Page) is served with the policy of every page
+// mcpgen builds, the view's origins in it and in its resource's
+// _meta.ui.csp.
+func TestViewsPageResource(t *testing.T) {
+	fsys := fstest.MapFS{"p.html": {Data: []byte("<!doctype html><html><head><title>p</title><script>mcpgenView.onResult(console.log)</script></head><body></body></html>")}}
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, reg.Add("mine", func(context.Context, openArgs) (forecast, error) { return forecast{}, nil }, mcptool.Description("Mine."),
+		mcptool.View(view.Page(fsys, "p.html").Connect("https://api.example.com").Resources("https://cdn.example.com"))))
+	forEach(t, func(t *testing.T, kind transportKind, version string) {
+		cs := connect(t, kind, reg, version, uiClient, nil)
+		rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ui://mcpgen/mine.html"})
+		require.NoError(t, err)
+		require.Len(t, rr.Contents, 1)
+		c := rr.Contents[0]
+		assert.Equal(t, view.MIMEType, c.MIMEType)
+		assert.Equal(t, map[string]any{"csp": map[string]any{"connectDomains": []any{"https://api.example.com"}, "resourceDomains": []any{"https://cdn.example.com"}}, "prefersBorder": true}, c.Meta["ui"])
+		assert.True(t, strings.HasPrefix(c.Text, `<!doctype html><html><head>`+"\n"+`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-`), c.Text[:120])
+		assert.Contains(t, c.Text, "; connect-src https://api.example.com; ")
+		assert.Contains(t, c.Text, "; font-src https://cdn.example.com; ")
+	})
 }

@@ -105,9 +105,13 @@ func Template(t *template.Template) *View {
 
 // Page is a view whose page is the file name of fsys (an embed.FS, say),
 // served as it is with the helper script added to its head: the page gets
-// the tool's results with window.mcpgenView.onResult (see helper.js). Its
-// scripts are its own: its only policy is the one the host applies from the
-// resource's _meta.ui.csp.
+// the tool's results with window.mcpgenView.onResult (see helper.js). It
+// gets the policy of every page mcpgen builds, first in its head: its own
+// inline scripts and styles run (by their hash), and scripts, styles,
+// images and fonts load from the view's [View.Resources] only, fetches go
+// to its [View.Connect] only; inline event handlers (onclick=) and style
+// attributes do not run. The resource's _meta.ui.csp, which the host
+// applies, says the same origins.
 func Page(fsys fs.FS, name string) *View {
 	v := &View{kind: page, ann: annotations.View{Page: true}}
 	b, err := fs.ReadFile(fsys, name)
@@ -219,7 +223,7 @@ func (v *View) HTML(title string, schema json.RawMessage, csp annotations.View) 
 	case none:
 		return nil, errors.New("view: AppOnly and ModelOnly have no page")
 	case page:
-		return injectHelper(v.page), nil
+		return pageHTML(v.page, csp), nil
 	}
 	styles := []string{viewCSS}
 	if v.style != "" {
@@ -287,16 +291,6 @@ func policy(scripts, styles []string, csp annotations.View) string {
 		"base-uri 'none'",
 		"form-action 'none'",
 	}, "; ")
-}
-
-// injectHelper adds the helper's scripts to the head of a page.
-func injectHelper(p []byte) []byte {
-	tag := []byte("<script>" + helperJS + "</script>\n<script>" + renderJS + "</script>\n")
-	i := bytes.Index(bytes.ToLower(p), []byte("</head>"))
-	if i < 0 {
-		return append(tag, p...)
-	}
-	return slices.Concat(p[:i], tag, p[i:])
 }
 
 // ResourceMeta is the _meta of a view's resource: the origins the host must
