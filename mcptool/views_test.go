@@ -366,6 +366,16 @@ func listChangedWithoutExtension(t *testing.T, start string) {
 		if start == "own" {
 			srv.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", MIMEType: "text/plain"}, read)
 		}
+		acked := make(chan struct{}, 10) // a 2026-07-28 listen is open
+		srv.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				res, err := next(ctx, method, req)
+				if method == "notifications/subscriptions/acknowledged" {
+					acked <- struct{}{}
+				}
+				return res, err
+			}
+		})
 		// Whether the client with the extension listens for resources/list_changed.
 		uiListens := version != "" || start != "none"
 		var hs *httptest.Server
@@ -399,6 +409,15 @@ func listChangedWithoutExtension(t *testing.T, start string) {
 			return h
 		}
 		plain, ui := client(false), client(true)
+		if version == "" {
+			for range 2 {
+				select {
+				case <-acked:
+				case <-time.After(5 * time.Second):
+					t.Fatal("a listen was not acknowledged")
+				}
+			}
+		}
 		told := func(ch chan struct{}, what string) {
 			t.Helper()
 			select {

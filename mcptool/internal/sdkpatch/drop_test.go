@@ -21,6 +21,16 @@ func TestDropKeepsANotification(t *testing.T) {
 				return &mcp.ReadResourceResult{}, nil
 			}
 			srv.AddResource(&mcp.Resource{URI: "file:///a", Name: "a"}, read)
+			acked := make(chan struct{}, 10) // a 2026-07-28 listen is open
+			srv.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					res, err := next(ctx, method, req)
+					if method == "notifications/subscriptions/acknowledged" {
+						acked <- struct{}{}
+					}
+					return res, err
+				}
+			})
 			srv.AddSendingMiddleware(Drop("notifications/resources/list_changed", func(_ context.Context, ss *mcp.ServerSession) bool {
 				return ss.InitializeParams().ClientInfo.Name == "muted"
 			}))
@@ -42,6 +52,15 @@ func TestDropKeepsANotification(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cs.Close()
+			}
+			if version == "2026-07-28" {
+				for range 2 {
+					select {
+					case <-acked:
+					case <-time.After(5 * time.Second):
+						t.Fatal("a listen was not acknowledged")
+					}
+				}
 			}
 			srv.AddResource(&mcp.Resource{URI: "file:///b", Name: "b"}, read)
 			select {
