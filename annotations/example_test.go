@@ -159,3 +159,11 @@ func ExampleBool() {
 	// Output:
 	// true true
 }
+
+func ExampleCheckVisibility() {
+	fmt.Println(annotations.CheckVisibility([]string{"model", "app"}))
+	fmt.Println(annotations.CheckVisibility([]string{"user"}))
+	// Output:
+	// <nil>
+	// visibility takes model and app, not "user"
+}

@@ -63,13 +63,8 @@ func (v *View) set(it Item) (ok bool, err error) {
 		v.Page = b
 	case "visibility":
 		vis := strings.Fields(it.Value)
-		if len(vis) == 0 {
-			return true, fmt.Errorf("visibility needs a value: model, app, or 'model app'")
-		}
-		for _, s := range vis {
-			if s != VisibleToModel && s != VisibleToApp {
-				return true, fmt.Errorf("visibility takes model and app, not %q", s)
-			}
+		if err := CheckVisibility(vis); err != nil {
+			return true, err
 		}
 		v.Visibility = vis
 	case "connectDomains", "resourceDomains":
@@ -89,6 +84,20 @@ func (v *View) set(it Item) (ok bool, err error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// CheckVisibility reports what makes vis no visibility: empty, or a value
+// other than model and app.
+func CheckVisibility(vis []string) error {
+	if len(vis) == 0 {
+		return fmt.Errorf("visibility needs a value: model, app, or 'model app'")
+	}
+	for _, s := range vis {
+		if s != VisibleToModel && s != VisibleToApp {
+			return fmt.Errorf("visibility takes model and app, not %q", s)
+		}
+	}
+	return nil
 }
 
 // CheckOrigins reports every entry that is not an origin a view may be

@@ -91,7 +91,9 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.mounts[m] = struct{}{}
 	r.mu.Unlock()
 	m.reconcile()
-	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, d != nil && d.ownResources)) // inside the tasks' (coreInit)
+	m.notes = &pageNotes{reg: r, ownResources: d != nil && d.ownResources}
+	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
+	s.AddSendingMiddleware(m.notes.sending())
 	r.serveTasks(s)
 	s.AddReceivingMiddleware(r.answerProbe)
 	return m
@@ -155,6 +157,7 @@ type mount struct {
 	mu       sync.Mutex
 	served   map[string]*tool // the tools added to the server
 	views    map[string]*tool // the tools whose view pages the server holds (views.go)
+	notes    *pageNotes       // what its sessions without the extension saw of its resources (viewnotes.go)
 	stopped  bool
 	checked  int // tools compared with the registry: the work of keeping in sync
 }

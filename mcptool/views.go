@@ -228,11 +228,22 @@ func syncView(srv *mcp.Server, served *tool, cur *tool) *tool {
 // answers as for an unknown resource, and the capabilities declare no
 // resources on their account (ownResources: the server's options declare
 // resources whatever it holds).
-func (r *Registry) viewMiddleware(listing, ownResources bool) mcp.Middleware {
+//
+// notes, shared with the server's sending middleware, keeps from such a
+// client the resources/list_changed that only the pages cause
+// (viewnotes.go).
+func (r *Registry) viewMiddleware(listing bool, notes *pageNotes) mcp.Middleware {
+	ownResources := notes.ownResources
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		notes.mu.Lock()
+		notes.next = next
+		notes.mu.Unlock()
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if rr, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && rr.Params != nil && r.isPage(rr.Params.URI) && !clientHasUI(rr) {
 				return nil, mcp.ResourceNotFoundError(rr.Params.URI)
+			}
+			if lr, ok := req.(*mcp.SubscriptionsListenRequest); ok && method == methodSubscriptionsListen && !clientHasUI(lr) {
+				req = notes.listen(ctx, next, lr)
 			}
 			res, err := next(ctx, method, req)
 			if err != nil {
@@ -248,6 +259,9 @@ func (r *Registry) viewMiddleware(listing, ownResources bool) mcp.Middleware {
 				ui := false
 				if in.Params.Capabilities != nil {
 					_, ui = in.Params.Capabilities.Extensions[view.Extension]
+				}
+				if !ui {
+					notes.remember(ctx, in.Session, ir.Capabilities.Resources == nil)
 				}
 				if caps := r.capabilitiesFor(ctx, next, in.Session, ir.Capabilities, ui, ownResources); caps != ir.Capabilities {
 					c := *ir

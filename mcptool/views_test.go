@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"html/template"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -331,4 +334,173 @@ func TestViewsInCatalog(t *testing.T) {
 		"open_page": &catalog.View{Visibility: []string{"app"}},
 		"ping":      (*catalog.View)(nil),
 	}, views)
+}
+
+// A client without the extension is told of tools coming and going, and of
+// the resources it sees changing, but not of a page coming or going with a
+// tool: it sees no page. A client with the extension is told of both. On
+// both eras and transports, the server holding at first a resource of its
+// own, a page, or no resource (then a 2026-07-28 client, declared no
+// resources capability, listens for no resources/list_changed).
+func TestViewsListChangedWithoutExtension(t *testing.T) {
+	for _, start := range []string{"own", "page", "none"} {
+		t.Run(start, func(t *testing.T) {
+			t.Parallel() // each waits for what must not come
+			listChangedWithoutExtension(t, start)
+		})
+	}
+}
+
+func listChangedWithoutExtension(t *testing.T, start string) {
+	forEach(t, func(t *testing.T, kind transportKind, version string) {
+		ctx := context.Background()
+		reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+		require.NoError(t, reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Ping.")))
+		if start == "page" {
+			require.NoError(t, reg.Add("open_page", func(_ context.Context, in openArgs) (string, error) { return in.ID, nil }, mcptool.Description("Opens a page."), mcptool.View(view.Default())))
+		}
+		srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+		read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "hi"}}}, nil
+		}
+		if start == "own" {
+			srv.AddResource(&mcp.Resource{URI: "file:///notes.txt", Name: "notes", MIMEType: "text/plain"}, read)
+		}
+		acked := make(chan struct{}, 10) // a 2026-07-28 listen is open
+		srv.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				res, err := next(ctx, method, req)
+				if method == "notifications/subscriptions/acknowledged" {
+					acked <- struct{}{}
+				}
+				return res, err
+			}
+		})
+		// Whether the client with the extension listens for resources/list_changed.
+		uiListens := version != "" || start != "none"
+		var hs *httptest.Server
+		if kind == overHTTP {
+			hs = httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+			t.Cleanup(hs.Close)
+		}
+		type heard struct{ tools, resources chan struct{} }
+		client := func(ui bool) heard {
+			h := heard{make(chan struct{}, 10), make(chan struct{}, 10)}
+			opts := mcp.ClientOptions{
+				ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { h.tools <- struct{}{} },
+				ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { h.resources <- struct{}{} },
+			}
+			if ui {
+				opts.Capabilities = uiClient.Capabilities
+			}
+			var transport mcp.Transport
+			if kind == overHTTP {
+				transport = &mcp.StreamableClientTransport{Endpoint: hs.URL}
+			} else {
+				st, ct := mcp.NewInMemoryTransports()
+				ss, err := srv.Connect(ctx, st, nil)
+				require.NoError(t, err)
+				t.Cleanup(func() { _ = ss.Close() })
+				transport = ct
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &opts).Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = cs.Close() })
+			return h
+		}
+		plain, ui := client(false), client(true)
+		if version == "" {
+			for range 2 {
+				select {
+				case <-acked:
+				case <-time.After(5 * time.Second):
+					t.Fatal("a listen was not acknowledged")
+				}
+			}
+		}
+		told := func(ch chan struct{}, what string) {
+			t.Helper()
+			select {
+			case <-ch:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("no %s", what)
+			}
+		}
+		quiet := func(ch chan struct{}, what string) {
+			t.Helper()
+			select {
+			case <-ch:
+				t.Errorf("%s to the client without the extension", what)
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+		fc := func(context.Context, forecastArgs) (forecast, error) { return forecast{}, nil }
+		require.NoError(t, reg.Add("forecast", fc, mcptool.Description("Forecast.")))
+		told(plain.tools, "tools/list_changed after Add")
+		told(ui.tools, "tools/list_changed after Add")
+		if uiListens {
+			told(ui.resources, "resources/list_changed after a view's Add")
+		}
+		quiet(plain.resources, "resources/list_changed after a view's Add")
+
+		reg.Remove("forecast")
+		told(plain.tools, "tools/list_changed after Remove")
+		told(ui.tools, "tools/list_changed after Remove")
+		if uiListens {
+			told(ui.resources, "resources/list_changed after a view's Remove")
+		}
+		quiet(plain.resources, "resources/list_changed after a view's Remove")
+		if start != "own" {
+			return
+		}
+
+		// A resource of the server's own: both hear of it.
+		srv.AddResource(&mcp.Resource{URI: "file:///more.txt", Name: "more", MIMEType: "text/plain"}, read)
+		told(plain.resources, "resources/list_changed after the server's own AddResource")
+		told(ui.resources, "resources/list_changed after the server's own AddResource")
+	})
+}
+
+// A 2026-07-28 client without the extension, which was declared no
+// resources capability on the pages' account, is not agreed
+// resources/list_changed when it listens for it, as without views; one
+// with the extension is.
+func TestViewsListenWithoutExtension(t *testing.T) {
+	agreed := func(reg *mcptool.Registry, ui bool) any {
+		w := newWire(t, reg, false)
+		if ui {
+			w.caps["extensions"] = map[string]any{view.Extension: map[string]any{"mimeTypes": []string{view.MIMEType}}}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		ack := next(t, w.listen(ctx, map[string]any{"toolsListChanged": true, "resourcesListChanged": true}))
+		require.Equal(t, "notifications/subscriptions/acknowledged", ack["method"])
+		return params(ack)["notifications"]
+	}
+	without := agreed(viewRegistry(t, false), false)
+	assert.Equal(t, map[string]any{"toolsListChanged": true}, without)
+	assert.Equal(t, without, agreed(viewRegistry(t, true), false))
+	assert.Equal(t, map[string]any{"toolsListChanged": true, "resourcesListChanged": true}, agreed(viewRegistry(t, true), true))
+}
+
+// A page of one's own (view.Page) is served with the policy of every page
+// mcpgen builds, the view's origins in it and in its resource's
+// _meta.ui.csp.
+func TestViewsPageResource(t *testing.T) {
+	fsys := fstest.MapFS{"p.html": {Data: []byte("<!doctype html><html><head><title>p</title><script>mcpgenView.onResult(console.log)</script></head><body></body></html>")}}
+	reg := mcptool.NewRegistry(mcptool.Logger(slog.New(slog.DiscardHandler)))
+	require.NoError(t, reg.Add("mine", func(context.Context, openArgs) (forecast, error) { return forecast{}, nil }, mcptool.Description("Mine."),
+		mcptool.View(view.Page(fsys, "p.html").Connect("https://api.example.com").Resources("https://cdn.example.com"))))
+	forEach(t, func(t *testing.T, kind transportKind, version string) {
+		cs := connect(t, kind, reg, version, uiClient, nil)
+		rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ui://mcpgen/mine.html"})
+		require.NoError(t, err)
+		require.Len(t, rr.Contents, 1)
+		c := rr.Contents[0]
+		assert.Equal(t, view.MIMEType, c.MIMEType)
+		assert.Equal(t, map[string]any{"csp": map[string]any{"connectDomains": []any{"https://api.example.com"}, "resourceDomains": []any{"https://cdn.example.com"}}, "prefersBorder": true}, c.Meta["ui"])
+		assert.True(t, strings.HasPrefix(c.Text, `<!doctype html><html><head>`+"\n"+`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-`), c.Text[:120])
+		assert.Contains(t, c.Text, "; connect-src https://api.example.com; ")
+		assert.Contains(t, c.Text, "; font-src https://cdn.example.com; ")
+	})
 }

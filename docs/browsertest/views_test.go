@@ -232,24 +232,10 @@ func (h *viewHost) viewContext(t *testing.T) runtime.ExecutionContextID {
 	return h.contexts[string(id)]
 }
 
-// TestDemoViews runs each of the demo's views in a host built on ext-apps'
-// AppBridge: the page from resources/read in a sandboxed iframe, fed a real
-// result of the demo; it checks what renders, a click that calls the
-// app-only tool through the host, axe-core, and that the browser reported
-// no Content-Security-Policy violation.
-func TestDemoViews(t *testing.T) {
-	chromium(t)
-	axe := axeSource(t)
-	bundle := need(t, "the view tests' host script", filepath.Join("node_modules", ".mcpgen", "host.js"), "ci.sh bundles host/host.js with esbuild")
-	cs := demoServer(t)
-	lr, err := cs.ListTools(context.Background(), nil)
-	require.NoError(t, err)
-	tools := map[string]*mcp.Tool{}
-	for _, tl := range lr.Tools {
-		tools[tl.Name] = tl
-	}
-	assert.Equal(t, map[string]any{"visibility": []any{"app"}}, tools["open_page"].Meta["ui"], "open_page is app-only")
-
+// serveHost serves the test host page (host/host.html, with bundle, its
+// script) and answers its views' tool calls through cs; it returns its URL.
+func serveHost(t *testing.T, bundle string, cs *mcp.ClientSession) string {
+	t.Helper()
 	hostPage, err := os.ReadFile(filepath.Join("host", "host.html"))
 	require.NoError(t, err)
 	hostJS, err := os.ReadFile(bundle)
@@ -279,7 +265,29 @@ func TestDemoViews(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	h := openHost(t, srv.URL)
+	return srv.URL
+
+}
+
+// TestDemoViews runs each of the demo's views in a host built on ext-apps'
+// AppBridge: the page from resources/read in a sandboxed iframe, fed a real
+// result of the demo; it checks what renders, a click that calls the
+// app-only tool through the host, axe-core, and that the browser reported
+// no Content-Security-Policy violation.
+func TestDemoViews(t *testing.T) {
+	chromium(t)
+	axe := axeSource(t)
+	bundle := need(t, "the view tests' host script", filepath.Join("node_modules", ".mcpgen", "host.js"), "ci.sh bundles host/host.js with esbuild")
+	cs := demoServer(t)
+	lr, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	tools := map[string]*mcp.Tool{}
+	for _, tl := range lr.Tools {
+		tools[tl.Name] = tl
+	}
+	assert.Equal(t, map[string]any{"visibility": []any{"app"}}, tools["open_page"].Meta["ui"], "open_page is app-only")
+
+	h := openHost(t, serveHost(t, bundle, cs))
 
 	shots := os.Getenv("MCPGEN_VIEW_SCREENSHOTS")
 	check := func(t *testing.T, v demoView, theme string) {

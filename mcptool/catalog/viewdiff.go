@@ -6,7 +6,8 @@ import (
 )
 
 // viewText says what view a tool has, for the hints of Markdown, HTML and
-// diff: "view: default", "view: template, app only", "app only".
+// diff: "view: default", "view: template, app only", "app only", "model
+// only".
 func viewText(v View) string {
 	var parts []string
 	if v.Kind != "" {
@@ -14,6 +15,9 @@ func viewText(v View) string {
 	}
 	if len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "model") {
 		parts = append(parts, "app only")
+	}
+	if len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "app") {
+		parts = append(parts, "model only")
 	}
 	if len(v.ConnectDomains) > 0 {
 		parts = append(parts, "connects to "+strings.Join(v.ConnectDomains, " "))
@@ -28,7 +32,8 @@ func viewText(v View) string {
 // may reach, is security-relevant (code of the server's now runs in the
 // host, or reaches further); a page or origin gone is compatible; a tool
 // hidden from the model (app only) is breaking for the model, one shown to
-// it security-relevant.
+// it security-relevant; and the same of a tool views may call or not
+// (model only).
 func (d *differ) views(o, a *View) {
 	var ov, av View
 	if o != nil {
@@ -51,6 +56,13 @@ func (d *differ) views(o, a *View) {
 		d.add(Breaking, "view.visibility", "now app only: the model no longer sees or calls the tool")
 	case appOnly(ov) && !appOnly(av):
 		d.add(Security, "view.visibility", "no longer app only: the model now sees and calls the tool")
+	}
+	modelOnly := func(v View) bool { return len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "app") }
+	switch {
+	case !modelOnly(ov) && modelOnly(av):
+		d.add(Breaking, "view.visibility", "now model only: views may no longer call the tool")
+	case modelOnly(ov) && !modelOnly(av):
+		d.add(Security, "view.visibility", "no longer model only: views may now call the tool")
 	}
 	for _, k := range []struct {
 		name    string

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,6 +33,10 @@ func TestCompareViews(t *testing.T) {
 	app := &catalog.View{Visibility: []string{"app"}}
 	assert.Equal(t, []string{"breaking view.visibility: now app only: the model no longer sees or calls the tool"}, changesOf(nil, app))
 	assert.Empty(t, changesOf(def, &catalog.View{URI: "ui://mcpgen/t.html", Kind: "default"}))
+	model := &catalog.View{Visibility: []string{"model"}}
+	assert.Equal(t, []string{"breaking view.visibility: now model only: views may no longer call the tool"}, changesOf(nil, model))
+	assert.Equal(t, []string{"security-relevant view.visibility: no longer model only: views may now call the tool"}, changesOf(model, nil))
+	assert.Empty(t, changesOf(nil, &catalog.View{Visibility: []string{"model", "app"}}))
 }
 
 // A tool without a view keeps its fingerprint; a view changes it.
@@ -42,4 +47,22 @@ func TestFingerprintView(t *testing.T) {
 	b, err := catalog.Fingerprint(viewTool(&catalog.View{Kind: "default"}))
 	assert.NoError(t, err)
 	assert.NotEqual(t, a, b)
+}
+
+// The Markdown catalogue says who may call a tool with a visibility.
+func TestViewText(t *testing.T) {
+	for _, c := range []struct {
+		view *catalog.View
+		want string
+	}{
+		{&catalog.View{URI: "ui://mcpgen/t.html", Kind: "default", Visibility: []string{"app"}}, "view: default, app only"},
+		{&catalog.View{Visibility: []string{"model"}}, "model only"},
+	} {
+		var b strings.Builder
+		assert.NoError(t, (&catalog.Catalog{Tools: []catalog.Tool{viewTool(c.view)}}).Write(&b, "markdown", "T"))
+		assert.Contains(t, b.String(), c.want)
+	}
+	var b strings.Builder
+	assert.NoError(t, (&catalog.Catalog{Tools: []catalog.Tool{viewTool(&catalog.View{Visibility: []string{"model", "app"}})}}).Write(&b, "markdown", "T"))
+	assert.NotContains(t, b.String(), " only")
 }

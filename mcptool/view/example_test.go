@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"testing/fstest"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	"github.com/mcpgen/mcpgen/mcptool/view"
@@ -42,4 +43,27 @@ func Example() {
 	// <nil>
 	// <nil>
 	// <nil>
+}
+
+// A view of one's own that only views call (the tag's view,visibility=app),
+// and a tool views may not call (visibility=model).
+func ExampleView_Visibility() {
+	reg := mcptool.NewRegistry()
+	fsys := fstest.MapFS{"detail.html": {Data: []byte("<!doctype html><html><head><title>Detail</title></head><body></body></html>")}}
+	detail := func(_ context.Context, in StockArgs) (Quote, error) { return Quote{Symbol: in.Symbol}, nil }
+	err := reg.Add("quote_detail", detail, mcptool.Description("Shows a quote in detail."),
+		mcptool.View(view.Page(fsys, "detail.html").Visibility("app")))
+	fmt.Println(err)
+	err = reg.Add("sell", detail, mcptool.Description("Sells a stock."), mcptool.View(view.ModelOnly()))
+	fmt.Println(err)
+
+	c, _ := reg.Catalog()
+	for _, t := range c.Tools {
+		fmt.Println(t.Name, t.View.Kind, t.View.Visibility)
+	}
+	// Output:
+	// <nil>
+	// <nil>
+	// quote_detail page [app]
+	// sell  [model]
 }

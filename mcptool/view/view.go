@@ -6,8 +6,10 @@
 // option mcptool.View: [Default] derives the page from the tool's output
 // schema (no HTML to write), [Template] renders each result with an
 // html/template of yours, [Page] serves a page of yours that uses the
-// embedded JavaScript helper (window.mcpgenView), and [AppOnly] marks a tool
-// that only views call (it is never listed to the model).
+// embedded JavaScript helper (window.mcpgenView); [AppOnly] marks a tool
+// that only views call (it is never listed to the model), [ModelOnly] one
+// they may not call, and [View.Visibility] says either of a tool with a
+// view of its own. Everything the tag says of a view, a View says too.
 //
 // Views are safe by construction: values from the tool only ever become
 // text (the default view sets textContent; templates escape with
@@ -64,7 +66,8 @@ const (
 )
 
 // A View is a tool's view: how it is built, and what its tag calls
-// visibility and CSP. Its methods return copies; a View is safe to share.
+// visibility and CSP: everything the `mcp` tag says of a view, an option
+// built from a View says too. Its methods return copies; a View is safe to share.
 type View struct {
 	kind  kind
 	tmpl  *template.Template
@@ -102,9 +105,13 @@ func Template(t *template.Template) *View {
 
 // Page is a view whose page is the file name of fsys (an embed.FS, say),
 // served as it is with the helper script added to its head: the page gets
-// the tool's results with window.mcpgenView.onResult (see helper.js). Its
-// scripts are its own: its only policy is the one the host applies from the
-// resource's _meta.ui.csp.
+// the tool's results with window.mcpgenView.onResult (see helper.js). It
+// gets the policy of every page mcpgen builds, first in its head: its own
+// inline scripts and styles run (by their hash), and scripts, styles,
+// images and fonts load from the view's [View.Resources] only, fetches go
+// to its [View.Connect] only; inline event handlers (onclick=) and style
+// attributes do not run. The resource's _meta.ui.csp, which the host
+// applies, says the same origins.
 func Page(fsys fs.FS, name string) *View {
 	v := &View{kind: page, ann: annotations.View{Page: true}}
 	b, err := fs.ReadFile(fsys, name)
@@ -123,6 +130,13 @@ func AppOnly() *View {
 	return &View{ann: annotations.View{Visibility: []string{annotations.VisibleToApp}}}
 }
 
+// ModelOnly marks a tool that views may not call (visibility ["model"]),
+// one the model calls as ever: hosts refuse it to views. It has no view of
+// its own; it is the tag's visibility=model.
+func ModelOnly() *View {
+	return &View{ann: annotations.View{Visibility: []string{annotations.VisibleToModel}}}
+}
+
 // Connect returns a copy of v that may connect (fetch, WebSocket) to the
 // given origins (connectDomains), such as https://api.example.com.
 func (v *View) Connect(origins ...string) *View {
@@ -139,6 +153,17 @@ func (v *View) Resources(origins ...string) *View {
 	return &c
 }
 
+// Visibility returns a copy of v called by whom to says, as the tag's
+// visibility= does: [annotations.VisibleToModel] ("model"),
+// [annotations.VisibleToApp] ("app"), or both (the default). A view of
+// its own that only views call, say a page opened from another tool's
+// view, is Visibility("app"): the model is never listed the tool.
+func (v *View) Visibility(to ...string) *View {
+	c := *v
+	c.ann.Visibility = append([]string{}, to...)
+	return &c
+}
+
 // Style returns a copy of v whose page also has the stylesheet css.
 func (v *View) Style(css string) *View {
 	c := *v
@@ -151,9 +176,13 @@ func (v *View) Style(css string) *View {
 func (v *View) Annotations() annotations.View { return v.ann }
 
 // Check reports what makes v unusable: a template that is nil, a page that
-// could not be read, origins that are not origins.
+// could not be read, a visibility that is none, origins that are not
+// origins.
 func (v *View) Check() error {
 	errs := []error{v.err}
+	if v.ann.Visibility != nil {
+		errs = append(errs, annotations.CheckVisibility(v.ann.Visibility))
+	}
 	if err := annotations.CheckOrigins(v.ann.ConnectDomains); err != nil {
 		errs = append(errs, fmt.Errorf("connectDomains: %w", err))
 	}
@@ -163,11 +192,12 @@ func (v *View) Check() error {
 	return errors.Join(errs...)
 }
 
-// HasPage reports whether v has a page (every view but [AppOnly]).
+// HasPage reports whether v has a page (every view but [AppOnly] and
+// [ModelOnly]).
 func (v *View) HasPage() bool { return v.kind != none }
 
 // Kind says how v's page is made: "default", "template", "page", or ""
-// for [AppOnly].
+// when it has none ([AppOnly], [ModelOnly]).
 func (v *View) Kind() string { return [...]string{"", "default", "template", "page"}[v.kind] }
 
 // Render returns the HTML of a [Template] view for one result's Go value,
@@ -191,9 +221,9 @@ func (v *View) HTML(title string, schema json.RawMessage, csp annotations.View) 
 	}
 	switch v.kind {
 	case none:
-		return nil, errors.New("view: an app-only tool has no page")
+		return nil, errors.New("view: AppOnly and ModelOnly have no page")
 	case page:
-		return injectHelper(v.page), nil
+		return pageHTML(v.page, csp), nil
 	}
 	styles := []string{viewCSS}
 	if v.style != "" {
@@ -261,16 +291,6 @@ func policy(scripts, styles []string, csp annotations.View) string {
 		"base-uri 'none'",
 		"form-action 'none'",
 	}, "; ")
-}
-
-// injectHelper adds the helper's scripts to the head of a page.
-func injectHelper(p []byte) []byte {
-	tag := []byte("<script>" + helperJS + "</script>\n<script>" + renderJS + "</script>\n")
-	i := bytes.Index(bytes.ToLower(p), []byte("</head>"))
-	if i < 0 {
-		return append(tag, p...)
-	}
-	return slices.Concat(p[:i], tag, p[i:])
 }
 
 // ResourceMeta is the _meta of a view's resource: the origins the host must

@@ -81,14 +81,62 @@ func TestPage(t *testing.T) {
 	page, err := view.Page(fsys, "v.html").HTML("T", nil, annotations.View{})
 	require.NoError(t, err)
 	s := string(page)
-	assert.True(t, strings.HasPrefix(s, "<!doctype html><html><HEAD><title>x</title><script>"), s[:80])
+	assert.True(t, strings.HasPrefix(s, "<!doctype html><html><HEAD>\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;none&#39;; script-src &#39;sha256-"), s[:80])
+	assert.Contains(t, s, "<title>x</title><script>")
 	assert.Contains(t, s, "window.mcpgenView = view;")
 	assert.True(t, strings.HasSuffix(s, "</script>\n</HEAD><body>hi</body></html>"))
 
 	_, err = view.Page(fsys, "missing.html").HTML("T", nil, annotations.View{})
 	assert.EqualError(t, err, "view.Page: open missing.html: file does not exist")
 	_, err = view.AppOnly().HTML("T", nil, annotations.View{})
-	assert.EqualError(t, err, "view: an app-only tool has no page")
+	assert.EqualError(t, err, "view: AppOnly and ModelOnly have no page")
+}
+
+// A page of the user's gets the policy of every page mcpgen builds: its own
+// inline scripts and styles by hash (as the browser hashes them: line
+// endings made \n), the helper's, and the declared origins; not a script
+// it loads from elsewhere, nor one in a comment.
+func TestPagePolicy(t *testing.T) {
+	own := "\n  mcpgenView.onResult(r => { document.body.textContent = r.structuredContent.city })\r\n"
+	attr := "let a = 1 > 0"
+	doc := "<!doctype html>\n<html><head data-x=\"a>b\"><title>Mine</title>\n" +
+		"<style>body { color: teal }</style>\n" +
+		"<script src=\"https://cdn.example/lib.js\"></script>\n" +
+		"<!-- <script>alert(1)</script> -->\n" +
+		"<script type=\"module\" data-note='x>y'>" + attr + "</script>\n" +
+		"</head><body><SCRIPT>" + own + "</SCRIPT></body></html>"
+	page, err := view.Page(fstest.MapFS{"v.html": {Data: []byte(doc)}}, "v.html").Resources("https://cdn.example").
+		HTML("T", nil, annotations.View{ResourceDomains: []string{"https://cdn.example"}, ConnectDomains: []string{"https://api.example"}})
+	require.NoError(t, err)
+	s := string(page)
+	m := cspRE.FindStringSubmatch(s)
+	require.NotNil(t, m)
+	assert.True(t, strings.HasPrefix(s, "<!doctype html>\n<html><head data-x=\"a>b\">\n"+m[0]+"\n<title>Mine</title>"), "the policy comes first in the head")
+	var helper []string
+	for _, sc := range scriptRE.FindAllStringSubmatch(s, -1) {
+		if strings.Contains(sc[1], "mcpgenView") && !strings.Contains(sc[1], "onResult(r =>") {
+			helper = append(helper, hashOf(sc[1]))
+		}
+	}
+	require.Len(t, helper, 2, "the helper and the renderer")
+	assert.Equal(t, strings.Join([]string{
+		"default-src 'none'",
+		"script-src " + strings.Join(append([]string{hashOf(attr), hashOf(strings.ReplaceAll(own, "\r\n", "\n"))}, helper...), " ") + " https://cdn.example",
+		"style-src " + hashOf("body { color: teal }") + " https://cdn.example",
+		"img-src data: https://cdn.example",
+		"media-src data: https://cdn.example",
+		"font-src https://cdn.example",
+		"connect-src https://api.example",
+		"frame-src 'none'",
+		"base-uri 'none'",
+		"form-action 'none'",
+	}, "; "), strings.ReplaceAll(m[1], "&#39;", "'"))
+
+	// A page without a head gets the policy and the helper first.
+	page, err = view.Page(fstest.MapFS{"v.html": {Data: []byte("<p>bare</p>")}}, "v.html").HTML("T", nil, annotations.View{})
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(page), `<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-`))
+	assert.True(t, strings.HasSuffix(string(page), "</script>\n<p>bare</p>"))
 }
 
 func TestCheck(t *testing.T) {
@@ -97,4 +145,17 @@ func TestCheck(t *testing.T) {
 	assert.NoError(t, view.Default().Connect("wss://live.example").Check())
 	assert.True(t, view.AppOnly().Annotations().AppOnly())
 	assert.False(t, view.AppOnly().HasPage())
+	assert.Equal(t, annotations.View{Visibility: []string{"model"}}, view.ModelOnly().Annotations())
+	assert.False(t, view.ModelOnly().HasPage())
+
+	// Visibility says what the tag's visibility= says, of any view.
+	fsys := fstest.MapFS{"v.html": {Data: []byte("<p>hi</p>")}}
+	v := view.Page(fsys, "v.html").Visibility("app")
+	assert.Equal(t, annotations.View{Page: true, Visibility: []string{"app"}}, v.Annotations())
+	assert.True(t, v.Annotations().AppOnly())
+	assert.True(t, v.HasPage())
+	assert.NoError(t, v.Check())
+	assert.Equal(t, []string{"model", "app"}, view.Default().Visibility("model", "app").Annotations().Visibility)
+	assert.EqualError(t, view.Default().Visibility("model", "host").Check(), `visibility takes model and app, not "host"`)
+	assert.EqualError(t, view.Default().Visibility().Check(), `visibility needs a value: model, app, or 'model app'`)
 }

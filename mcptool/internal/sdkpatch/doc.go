@@ -24,6 +24,10 @@
 //   - WithTokenInfo: the verified TokenInfo handed to go-sdk's handler
 //     without its bearer check, which refused a token inside the
 //     verifier's leeway with a bare 401 (TestWithTokenInfoNeverRefuses);
+//   - Drop: a notification kept from some sessions (the
+//     resources/list_changed go-sdk sends everyone when a view's page comes
+//     or goes, which clients without the extension do not see;
+//     TestDropKeepsANotification);
 //   - MethodNotFound and ResponseCode: a -32601 whose message go-sdk would
 //     replace, and a JSON-RPC code for the errors go-sdk sends with code 0
 //     (TestGoSDKErrorWording).
