@@ -159,29 +159,46 @@ func (w *statusWriter) Flush() {
 }
 
 // inspectorRun is one run of Inspector's CLI: what it printed, and the
-// authorization URL it asked the user to open, if it asked.
+// logins it asked the user for.
 type inspectorRun struct {
-	exit      int
-	stdout    string
-	stderr    string
-	authorize *url.URL
-	// landed is where the browser ended up after the authorization
-	// server redirected it, and the page's text there.
+	exit           int
+	stdout, stderr string
+	logins         []login
+}
+
+// login is one authorization Inspector asked the user to open in a
+// browser: the URL, where the browser ended up after the authorization
+// server redirected it, and the page's text there.
+type login struct {
+	authorize          *url.URL
 	landed, landedText string
 }
 
-// runInspector runs Inspector's CLI (`mcp-inspector --cli ARGS`) as a user
-// on a machine without a keychain whose home is home: when it prints
-// "Please navigate to: URL", the test opens URL in headless Chromium, as the
-// user would, and follows the authorization server back to Inspector's
-// callback listener.
-func runInspector(t *testing.T, node, launcher, home string, args ...string) inspectorRun {
+// user is who runs Inspector's CLI: on a machine without a keychain, its
+// home directory home; stepUp is the answer to Inspector's question
+// "Proceed with step-up authorization? [y/N]" ("" answers nothing: no
+// input).
+type user struct {
+	node, launcher, home, stepUp string
+}
+
+const (
+	navigatePrompt = "Please navigate to: "
+	stepUpPrompt   = "Proceed with step-up authorization? [y/N] "
+)
+
+// inspect runs Inspector's CLI (`mcp-inspector --cli ARGS`) as u: when it
+// prints "Please navigate to: URL", the test opens URL in headless
+// Chromium, as the user would, and follows the authorization server back to
+// Inspector's callback listener; when it asks whether to step up, it
+// answers u.stepUp.
+func (u user) inspect(t *testing.T, args ...string) inspectorRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{launcher, "--cli", "--format", "json"}, args...)...)
+	cmd := exec.CommandContext(ctx, u.node, append([]string{u.launcher, "--cli", "--format", "json"}, args...)...)
 	cmd.Env = append(os.Environ(),
-		"HOME="+home,
+		"HOME="+u.home,
 		// No keychain on a CI machine: the secrets (client registration,
 		// tokens) are kept in ~/.mcp-inspector, so the next run reuses them.
 		"MCP_INSPECTOR_SECRET_STORE=file",
@@ -193,18 +210,45 @@ func runInspector(t *testing.T, node, launcher, home string, args ...string) ins
 		"NO_COLOR=1")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
 	stderrPipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
+	if u.stepUp == "" {
+		_ = stdin.Close()
+	}
 	var run inspectorRun
 	var stderr strings.Builder
-	for sc := bufio.NewScanner(stderrPipe); sc.Scan(); {
-		line := sc.Text()
-		stderr.WriteString(line + "\n")
-		if u, ok := strings.CutPrefix(line, "Please navigate to: "); ok && run.authorize == nil {
-			run.authorize, err = url.Parse(u)
-			require.NoError(t, err, line)
-			run.landed, run.landedText = browse(t, u)
+	done, answered := 0, 0 // the bytes of stderr read as lines; the questions answered
+	chunk := make([]byte, 4096)
+	for {
+		n, rerr := stderrPipe.Read(chunk)
+		stderr.Write(chunk[:n])
+		text := stderr.String()
+		// The question ends without a newline: it waits for the answer.
+		if asked := strings.Count(text, stepUpPrompt); asked > answered && u.stepUp != "" {
+			answered = asked
+			_, err := io.WriteString(stdin, u.stepUp+"\n")
+			require.NoError(t, err)
+		}
+		for {
+			i := strings.IndexByte(text[done:], '\n')
+			if i < 0 {
+				break
+			}
+			line := text[done : done+i]
+			done += i + 1
+			if _, link, ok := strings.Cut(line, navigatePrompt); ok {
+				var l login
+				l.authorize, err = url.Parse(link)
+				require.NoError(t, err, line)
+				l.landed, l.landedText = browse(t, link)
+				run.logins = append(run.logins, l)
+			}
+		}
+		if rerr != nil {
+			break
 		}
 	}
 	err = cmd.Wait()
@@ -244,30 +288,16 @@ func browse(t *testing.T, u string) (landed, text string) {
 	return landed, text
 }
 
-// MCP Inspector 2.12's CLI logs in to the demo (issue 32.6) the way a user
-// on their machine does: the demo on loopback with the development issuer
-// (mcpgen-demo issuer), Inspector run with the demo's URL, the URL it prints
-// opened in a browser. It discovers the protected resource metadata from
-// the 401, registers itself (RFC 7591), sends the browser to /authorize
-// with PKCE (S256), takes the code on its callback and exchanges it, then
-// lists the tools its token's scopes allow; the next runs reuse the token.
-// A call of a tool its list does not show is refused by Inspector itself
-// (tool_not_found, exit 5): the server's 403 and step-up are never reached.
-// docs/auth.md's table says what this shows.
-func TestInspectorOAuth(t *testing.T) {
-	node, launcher := inspector(t)
-	chromium(t)
-	dir := t.TempDir()
-	bin := buildDemo(t, dir)
-	issuer := startLogged(t, bin, "issuer", "-http", "127.0.0.1:0")
-
-	// The demo behind a proxy that records what reaches it; tokens are for
-	// the proxy's URL, the one Inspector is given.
+// frontDemo starts the demo with the issuer and args, behind a recorder:
+// tokens are for the recorder's URL, the one Inspector is given. It
+// returns that URL and the recorder.
+func frontDemo(t *testing.T, bin, issuer, dataDir string, args ...string) (string, *recorder) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	audience := "http://" + ln.Addr().String() + "/mcp"
-	demo := startLogged(t, bin, "-data", filepath.Join(dir, "data"), "-http", "127.0.0.1:0",
-		"-auth-issuer", issuer, "-auth-audience", audience)
+	demo := startLogged(t, bin, append([]string{"-data", dataDir, "-http", "127.0.0.1:0",
+		"-auth-issuer", issuer, "-auth-audience", audience}, args...)...)
 	target, err := url.Parse(demo)
 	require.NoError(t, err)
 	target.Path = ""
@@ -277,6 +307,30 @@ func TestInspectorOAuth(t *testing.T) {
 	front.Listener = ln
 	front.Start()
 	t.Cleanup(front.Close)
+	return audience, rec
+}
+
+// MCP Inspector 2.12's CLI logs in to the demo (issue 32.6) the way a user
+// on their machine does: the demo on loopback with the development issuer
+// (mcpgen-demo issuer), Inspector run with the demo's URL, the URL it prints
+// opened in a browser. It discovers the protected resource metadata from
+// the 401, registers itself (RFC 7591), sends the browser to /authorize
+// with PKCE (S256), takes the code on its callback and exchanges it, then
+// lists the tools its token's scopes allow; the next runs reuse the token.
+// A call of a tool its list does not show is refused by Inspector itself
+// (tool_not_found, exit 5): the server's 403 is never reached. With the
+// demo's -list-all-tools it is, and Inspector asks the user whether to step
+// up, logs in again for the challenged scope and calls again.
+// docs/auth.md's table says what this shows.
+func TestInspectorOAuth(t *testing.T) {
+	node, launcher := inspector(t)
+	chromium(t)
+	dir := t.TempDir()
+	bin := buildDemo(t, dir)
+	issuer := startLogged(t, bin, "issuer", "-http", "127.0.0.1:0")
+	dataDir := filepath.Join(dir, "data")
+	audience, rec := frontDemo(t, bin, issuer, dataDir)
+	metadata := strings.TrimSuffix(audience, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
 
 	cbln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -298,11 +352,10 @@ func TestInspectorOAuth(t *testing.T) {
 	}
 	// loggedIn checks one interactive login: the authorization request
 	// Inspector built, and the browser's way back to its callback.
-	loggedIn := func(t *testing.T, run inspectorRun, scope string) {
+	loggedIn := func(t *testing.T, l login, audience, scope string) {
 		t.Helper()
-		require.NotNil(t, run.authorize, "Inspector asked for no login: %s", run.stderr)
-		q := run.authorize.Query()
-		assert.Equal(t, issuer+"/authorize", run.authorize.Scheme+"://"+run.authorize.Host+run.authorize.Path)
+		q := l.authorize.Query()
+		assert.Equal(t, issuer+"/authorize", l.authorize.Scheme+"://"+l.authorize.Host+l.authorize.Path)
 		assert.Equal(t, "code", q.Get("response_type"))
 		assert.Equal(t, "S256", q.Get("code_challenge_method"))
 		assert.Len(t, q.Get("code_challenge"), 43, "base64url of a SHA-256")
@@ -310,21 +363,34 @@ func TestInspectorOAuth(t *testing.T) {
 		assert.Equal(t, callback, q.Get("redirect_uri"))
 		assert.Equal(t, audience, q.Get("resource"), "RFC 8707")
 		assert.Equal(t, scope, q.Get("scope"))
-		back, err := url.Parse(run.landed)
+		back, err := url.Parse(l.landed)
 		require.NoError(t, err)
 		assert.Equal(t, callback, back.Scheme+"://"+back.Host+back.Path, "the issuer sends the browser back to Inspector")
 		assert.NotEmpty(t, back.Query().Get("code"))
 		assert.Equal(t, q.Get("state"), back.Query().Get("state"))
-		assert.Contains(t, run.landedText, "OAuth complete")
-		assert.Contains(t, run.stderr, "Authorization complete.")
+		assert.Contains(t, l.landedText, "OAuth complete")
+	}
+	// config is Inspector's configuration file for a user who asks for
+	// demo:read only (the server's oauth.scopes).
+	config := func(t *testing.T, audience string) string {
+		path := filepath.Join(t.TempDir(), "inspector.json")
+		require.NoError(t, os.WriteFile(path, []byte(`{"mcpServers":{"demo":{"type":"streamable-http","url":"`+audience+`","oauth":{"scopes":"demo:read"}}}}`), 0o600))
+		return path
+	}
+	envelope := func(t *testing.T, run inspectorRun, want string) {
+		t.Helper()
+		assert.Contains(t, strings.Split(run.stderr, "\n"), want, "the error envelope, on stderr")
 	}
 
 	t.Run("login", func(t *testing.T) {
-		run := runInspector(t, node, launcher, t.TempDir(), audience, "--callback-url", callback, "--method", "tools/list")
+		u := user{node: node, launcher: launcher, home: t.TempDir()}
+		run := u.inspect(t, audience, "--callback-url", callback, "--method", "tools/list")
 		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		require.Len(t, run.logins, 1, run.stderr)
 		// Without a scope in the challenge, the metadata's
 		// scopes_supported: every tool.
-		loggedIn(t, run, "demo:admin demo:read demo:write")
+		loggedIn(t, run.logins[0], audience, "demo:admin demo:read demo:write")
+		assert.Contains(t, run.stderr, "Authorization complete.")
 		names := toolNames(t, run)
 		for _, name := range []string{"analyze_csv", "create_record", "delete_file", "delete_page", "execute_command"} {
 			assert.Contains(t, names, name)
@@ -332,7 +398,7 @@ func TestInspectorOAuth(t *testing.T) {
 		ex := rec.take()
 		require.NotEmpty(t, ex)
 		assert.Equal(t, exchange{method: http.MethodPost, path: "/mcp", rpc: "initialize", status: http.StatusUnauthorized,
-			challenge: `Bearer resource_metadata="http://` + ln.Addr().String() + `/.well-known/oauth-protected-resource/mcp"`}, ex[0])
+			challenge: `Bearer resource_metadata="` + metadata + `"`}, ex[0])
 		assert.True(t, slices.ContainsFunc(ex, func(e exchange) bool {
 			return e.method == http.MethodGet && e.path == "/.well-known/oauth-protected-resource/mcp" && e.status == http.StatusOK
 		}), "the protected resource metadata: %+v", ex)
@@ -341,25 +407,20 @@ func TestInspectorOAuth(t *testing.T) {
 		}), "tools/list with the token: %+v", ex)
 	})
 
-	// A user who asks for demo:read only (the server's oauth.scopes in
-	// Inspector's configuration file).
-	home := t.TempDir()
-	config := filepath.Join(dir, "inspector.json")
-	require.NoError(t, os.WriteFile(config, []byte(`{"mcpServers":{"demo":{"type":"streamable-http","url":"`+audience+`","oauth":{"scopes":"demo:read"}}}}`), 0o600))
-	inspect := func(t *testing.T, args ...string) inspectorRun {
-		return runInspector(t, node, launcher, home, append([]string{"--config", config, "--server", "demo", "--callback-url", callback}, args...)...)
-	}
+	reader := user{node: node, launcher: launcher, home: t.TempDir()}
+	readerArgs := []string{"--config", config(t, audience), "--server", "demo", "--callback-url", callback}
 	t.Run("read", func(t *testing.T) {
-		run := inspect(t, "--method", "tools/list")
+		run := reader.inspect(t, append(readerArgs, "--method", "tools/list")...)
 		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
-		loggedIn(t, run, "demo:read")
+		require.Len(t, run.logins, 1, run.stderr)
+		loggedIn(t, run.logins[0], audience, "demo:read")
 		assert.Equal(t, []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"},
 			toolNames(t, run), "the read-only tools, as docs/auth.md lists them")
 		rec.take()
 
-		run = inspect(t, "--method", "tools/call", "--tool-name", "analyze_csv", "--tool-arg", "filepath=sales.csv")
+		run = reader.inspect(t, append(readerArgs, "--method", "tools/call", "--tool-name", "analyze_csv", "--tool-arg", "filepath=sales.csv")...)
 		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
-		assert.Nil(t, run.authorize, "the stored token is used")
+		assert.Empty(t, run.logins, "the stored token is used")
 		var call struct {
 			Result struct {
 				StructuredContent struct {
@@ -375,16 +436,57 @@ func TestInspectorOAuth(t *testing.T) {
 			return e.rpc == "tools/call" && e.tool == "analyze_csv" && e.bearer && e.status == http.StatusOK
 		}))
 	})
-	t.Run("forbidden", func(t *testing.T) {
-		run := inspect(t, "--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=sales.csv")
-		assert.Nil(t, run.authorize, "no step-up")
+	t.Run("not listed", func(t *testing.T) {
+		run := reader.inspect(t, append(readerArgs, "--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=sales.csv")...)
+		assert.Empty(t, run.logins, "no step-up")
 		assert.Equal(t, 5, run.exit, "%s\n%s", run.stdout, run.stderr)
 		assert.Empty(t, run.stdout)
-		assert.Contains(t, strings.Split(run.stderr, "\n"), `{"error":{"code":"tool_not_found","message":"Tool 'delete_file' not found on server."}}`,
-			"the error envelope, on stderr")
+		envelope(t, run, `{"error":{"code":"tool_not_found","message":"Tool 'delete_file' not found on server."}}`)
 		ex := rec.take()
 		assert.False(t, slices.ContainsFunc(ex, func(e exchange) bool { return e.rpc == "tools/call" }),
 			"Inspector checks its list and never calls: %+v", ex)
-		assert.FileExists(t, filepath.Join(dir, "data", "files", "sales.csv"))
+		assert.FileExists(t, filepath.Join(dataDir, "files", "sales.csv"))
+	})
+
+	// The demo listing every tool (-list-all-tools): the call reaches the
+	// server, whose 403 names demo:admin.
+	allAudience, allRec := frontDemo(t, bin, issuer, filepath.Join(dir, "data-all"), "-list-all-tools")
+	stepper := user{node: node, launcher: launcher, home: t.TempDir(), stepUp: "y"}
+	stepperArgs := []string{"--config", config(t, allAudience), "--server", "demo", "--callback-url", callback}
+	t.Run("step-up", func(t *testing.T) {
+		run := stepper.inspect(t, append(stepperArgs, "--method", "tools/list")...)
+		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		require.Len(t, run.logins, 1, run.stderr)
+		loggedIn(t, run.logins[0], allAudience, "demo:read")
+		assert.Contains(t, toolNames(t, run), "delete_file")
+		allRec.take()
+
+		run = stepper.inspect(t, append(stepperArgs, "--method", "tools/call", "--tool-name", "delete_file", "--tool-arg", "path=sales.csv")...)
+		assert.Contains(t, run.stderr, "This operation needs additional scope: demo:admin.\n"+stepUpPrompt)
+		require.Len(t, run.logins, 1, run.stderr)
+		loggedIn(t, run.logins[0], allAudience, "demo:read demo:admin")
+		assert.Contains(t, run.stderr, "Authorization complete. Retrying")
+		var calls []exchange
+		for _, e := range allRec.take() {
+			if e.rpc == "tools/call" {
+				calls = append(calls, e)
+			}
+		}
+		allMetadata := strings.TrimSuffix(allAudience, "/mcp") + "/.well-known/oauth-protected-resource/mcp"
+		require.Len(t, calls, 2, "the call, and the call after the step-up")
+		assert.Equal(t, exchange{method: http.MethodPost, path: "/mcp", rpc: "tools/call", tool: "delete_file", bearer: true, status: http.StatusForbidden,
+			challenge: `Bearer error="insufficient_scope", scope="demo:admin", resource_metadata="` + allMetadata + `"`}, calls[0])
+		assert.Equal(t, http.StatusOK, calls[1].status)
+		// The call passed the scope check and reached the tool, which asks
+		// the user to confirm; Inspector's CLI cannot be asked (it declares
+		// no elicitation), so nothing is deleted.
+		assert.Equal(t, 5, run.exit, "%s\n%s", run.stdout, run.stderr)
+		envelope(t, run, `{"error":{"code":"tool_is_error","message":"Tool 'delete_file' returned isError:true."}}`)
+		assert.Contains(t, run.stdout, "tool delete_file needs the user's confirmation before it runs, and this client cannot ask the user (no elicitation support); nothing was done")
+		assert.FileExists(t, filepath.Join(dir, "data-all", "files", "sales.csv"))
+
+		run = stepper.inspect(t, append(stepperArgs, "--method", "tools/list")...)
+		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
+		assert.Empty(t, run.logins, "the stepped-up token is stored")
 	})
 }
