@@ -10,7 +10,8 @@
 // TestInspectorOAuth runs MCP Inspector's CLI against the demo with its
 // development issuer and opens the authorization URL Inspector prints in
 // the browser, as a user does: registration, authorization code with PKCE,
-// the token, the tools, and the step-up after a 403 (docs/auth.md).
+// the token, the tools, and the step-up after a 403; then Inspector's web
+// UI, driven in the browser through the same login (docs/auth.md).
 //
 // It is a module of its own so that the core module does not depend on a
 // browser driver (chromedp) or a Markdown renderer. The tests need the

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -262,9 +263,9 @@ func (u user) inspect(t *testing.T, args ...string) inspectorRun {
 	return run
 }
 
-// browse opens u in a new headless Chromium and returns where it ended up
-// and the text of the page there.
-func browse(t *testing.T, u string) (landed, text string) {
+// browser starts a headless Chromium with a new profile, stopped by stop
+// or when the test ends.
+func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
@@ -273,19 +274,75 @@ func browse(t *testing.T, u string) (landed, text string) {
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
+		chromedp.WindowSize(1400, 1000),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
+	t.Cleanup(acancel)
 	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
-	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("body"))))
-	landed, err := chromedp.Run(bctx, chromedp.Location())
+	t.Cleanup(bcancel)
+	require.NoError(t, chromedp.Do(bctx))
+	return bctx, func() { bcancel(); acancel(); cancel() }
+}
+
+// browse opens u in a new headless Chromium and returns where it ended up
+// and the text of the page there.
+func browse(t *testing.T, u string) (landed, text string) {
+	t.Helper()
+	ctx, stop := browser(t)
+	defer stop()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(u), chromedp.WaitReady(chromedp.CSS("body"))))
+	landed, err := chromedp.Run(ctx, chromedp.Location())
 	require.NoError(t, err)
-	text, err = chromedp.Run(bctx, chromedp.Evaluate[string](`document.body.innerText`))
+	text, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
 	require.NoError(t, err)
 	return landed, text
+}
+
+// freePort returns a loopback port free when asked.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// web starts Inspector's web UI (`mcp-inspector --web`) for the server at
+// serverURL, as u, on free loopback ports, and returns the address it
+// prints, with its API token.
+func (u user) web(t *testing.T, serverURL string) string {
+	t.Helper()
+	cmd := exec.Command(u.node, u.launcher, "--web", "--server-url", serverURL, "--transport", "http")
+	cmd.Env = append(os.Environ(), "HOME="+u.home, "MCP_INSPECTOR_SECRET_STORE=file", "MCP_AUTO_OPEN_ENABLED=false", "NO_COLOR=1",
+		"CLIENT_PORT="+freePort(t), "MCP_SANDBOX_PORT="+freePort(t), "MCP_APP_ORIGIN_PORT="+freePort(t))
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+`)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := re.FindString(sc.Text()); m != "" {
+				select {
+				case found <- m:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case addr := <-found:
+		return addr
+	case <-time.After(time.Minute):
+		t.Fatalf("Inspector's web UI did not start within a minute: %s", stderr.String())
+		return ""
+	}
 }
 
 // frontDemo starts the demo with the issuer and args, behind a recorder:
@@ -320,8 +377,10 @@ func frontDemo(t *testing.T, bin, issuer, dataDir string, args ...string) (strin
 // A call of a tool its list does not show is refused by Inspector itself
 // (tool_not_found, exit 5): the server's 403 is never reached. With the
 // demo's -list-all-tools it is, and Inspector asks the user whether to step
-// up, logs in again for the challenged scope and calls again.
-// docs/auth.md's table says what this shows.
+// up, logs in again for the challenged scope and calls again. Inspector's
+// web UI, switched on in the browser, goes through the same login by
+// redirects, lists the tools and runs one. docs/auth.md's table says what
+// this shows.
 func TestInspectorOAuth(t *testing.T) {
 	node, launcher := inspector(t)
 	chromium(t)
@@ -488,5 +547,96 @@ func TestInspectorOAuth(t *testing.T) {
 		run = stepper.inspect(t, append(stepperArgs, "--method", "tools/list")...)
 		require.Equal(t, 0, run.exit, "%s\n%s", run.stdout, run.stderr)
 		assert.Empty(t, run.logins, "the stepped-up token is stored")
+	})
+
+	// Inspector's web UI: the user opens it and switches the server on;
+	// the browser goes to the issuer and comes back to the UI's callback,
+	// which lists the tools and runs one.
+	t.Run("web", func(t *testing.T) {
+		u := user{node: node, launcher: launcher, home: t.TempDir()}
+		app := u.web(t, audience)
+		origin := app[:strings.Index(app, "?")]
+		origin = strings.TrimSuffix(origin, "/")
+		rec.take()
+
+		ctx, _ := browser(t)
+		var mu sync.Mutex
+		var documents []string // the pages the browser asked for, redirects too
+		require.NoError(t, chromedp.Listen(ctx, func(ev any) {
+			if ev, ok := ev.(*network.EventRequestWillBeSent); ok && ev.Type == network.ResourceTypeDocument {
+				mu.Lock()
+				documents = append(documents, ev.Request.URL)
+				mu.Unlock()
+			}
+		}))
+		_, err := chromedp.Call(ctx, network.Enable, network.EnableParams{})
+		require.NoError(t, err)
+		connect := chromedp.JSPath(`document.querySelector('input[aria-label^="Connect or disconnect"]')`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(app), chromedp.WaitReady(connect), chromedp.Click(connect)))
+		// poll waits for js to be true, across the page's navigations.
+		poll := func(js string) {
+			t.Helper()
+			var err error
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+				var ok bool
+				if ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](js)); ok {
+					return
+				}
+			}
+			text, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("%s: not true within a minute (%v)\n%s", js, err, text)
+		}
+		poll(`document.body.innerText.includes("Connected")`)
+
+		mu.Lock()
+		docs := slices.Clone(documents)
+		mu.Unlock()
+		i := slices.IndexFunc(docs, func(d string) bool { return strings.HasPrefix(d, issuer+"/authorize?") })
+		require.GreaterOrEqual(t, i, 0, "the browser went to the issuer: %q", docs)
+		require.Greater(t, len(docs), i+1, "and came back: %q", docs)
+		authorize, err := url.Parse(docs[i])
+		require.NoError(t, err)
+		q := authorize.Query()
+		assert.Equal(t, "code", q.Get("response_type"))
+		assert.Equal(t, "S256", q.Get("code_challenge_method"))
+		assert.Len(t, q.Get("code_challenge"), 43)
+		assert.NotEmpty(t, q.Get("client_id"))
+		assert.Equal(t, origin+"/oauth/callback", q.Get("redirect_uri"))
+		assert.Equal(t, audience, q.Get("resource"))
+		assert.Equal(t, "demo:admin demo:read demo:write", q.Get("scope"))
+		back, err := url.Parse(docs[i+1])
+		require.NoError(t, err)
+		assert.Equal(t, origin+"/oauth/callback", back.Scheme+"://"+back.Host+back.Path)
+		assert.NotEmpty(t, back.Query().Get("code"))
+		assert.Equal(t, q.Get("state"), back.Query().Get("state"))
+
+		tools := chromedp.JSPath(`[...document.querySelectorAll('input[type="radio"]')].find(e => e.value === "Tools")`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(tools)))
+		poll(`document.body.innerText.includes("Tools (16)")`)
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+		require.NoError(t, err)
+		for _, name := range []string{"analyze_csv", "delete_file", "execute_command", "web_search"} {
+			assert.Contains(t, text, "\n"+name+"\n")
+		}
+
+		// analyze_csv, its filepath typed in the tool's form.
+		require.NoError(t, chromedp.Do(ctx,
+			chromedp.Click(chromedp.JSPath(`[...document.querySelectorAll("button")].find(b => b.innerText.includes("analyze_csv"))`)),
+			chromedp.WaitReady(chromedp.JSPath(`[...document.querySelectorAll("button")].find(b => b.innerText.trim() === "Execute Tool")`))))
+		filepath := chromedp.JSPath(`document.getElementById([...document.querySelectorAll("label")].find(l => l.textContent.trim().startsWith("filepath")).htmlFor)`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.SendKeys(filepath, "sales.csv"),
+			chromedp.Click(chromedp.JSPath(`[...document.querySelectorAll("button")].find(b => b.innerText.trim() === "Execute Tool")`))))
+		poll(`document.body.innerText.includes("9120.5")`) // the sum of sales.csv's revenue column
+
+		ex := rec.take()
+		require.NotEmpty(t, ex)
+		assert.Equal(t, exchange{method: http.MethodPost, path: "/mcp", rpc: "initialize", status: http.StatusUnauthorized,
+			challenge: `Bearer resource_metadata="` + metadata + `"`}, ex[0])
+		assert.True(t, slices.ContainsFunc(ex, func(e exchange) bool {
+			return e.rpc == "tools/list" && e.bearer && e.status == http.StatusOK
+		}), "tools/list with the token: %+v", ex)
+		assert.True(t, slices.ContainsFunc(ex, func(e exchange) bool {
+			return e.rpc == "tools/call" && e.tool == "analyze_csv" && e.bearer && e.status == http.StatusOK
+		}), "analyze_csv with the token: %+v", ex)
 	})
 }
