@@ -5,14 +5,18 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	mcpoauth "github.com/mcpgen/mcpgen/adapters/oauth"
+	"github.com/mcpgen/mcpgen/adapters/oauth/oauthtest"
 )
 
 // The development issuer advertised authorization_endpoint and
@@ -137,4 +141,38 @@ func TestIssuerLoopbackRedirectPort(t *testing.T) {
 			assert.Equal(t, redirect, back, "the code goes back to the port asked for")
 		}
 	}
+}
+
+// A development issuer restarted on the same address has new keys: their
+// kids are new too, so a verifier that knew the old keys fetches the new
+// ones and takes the new tokens (they were refused until the JWKS cache
+// expired while every restart named its first key key-1-rs256).
+func TestIssuerRestartNewKeyIDs(t *testing.T) {
+	var current atomic.Pointer[oauthtest.Issuer]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().Handler().ServeHTTP(w, r) }))
+	defer srv.Close()
+	start := func() *oauthtest.Issuer {
+		iss := &oauthtest.Issuer{URL: srv.URL}
+		_, err := iss.AddKey("RS256")
+		require.NoError(t, err)
+		current.Store(iss)
+		return iss
+	}
+	token := func(iss *oauthtest.Issuer) string {
+		tok, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "scope": "notes:read"}, "")
+		require.NoError(t, err)
+		return tok
+	}
+	first := start()
+	v, err := mcpoauth.New(t.Context(), &mcpoauth.Options{Issuer: srv.URL, Audience: audience, RefetchInterval: time.Millisecond})
+	require.NoError(t, err)
+	defer v.Close()
+	_, err = v.Verify(t.Context(), token(first), nil)
+	require.NoError(t, err)
+
+	second := start()
+	assert.NotEqual(t, first.KeyID("RS256"), second.KeyID("RS256"))
+	time.Sleep(5 * time.Millisecond)
+	_, err = v.Verify(t.Context(), token(second), nil)
+	assert.NoError(t, err, "the restarted issuer's token")
 }
