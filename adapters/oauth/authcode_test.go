@@ -5,14 +5,18 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	mcpoauth "github.com/mcpgen/mcpgen/adapters/oauth"
+	"github.com/mcpgen/mcpgen/adapters/oauth/oauthtest"
 )
 
 // The development issuer advertised authorization_endpoint and
@@ -97,4 +101,78 @@ func TestIssuerAuthorizationCode(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	assert.Equal(t, http.StatusBadRequest, resp.StatusCode, "an unknown client is not redirected anywhere")
+}
+
+// A client registered with a loopback IP redirect URI may come back on
+// another port (RFC 8252 §7.3): MCP Inspector's CLI keeps its registration
+// when its --callback-url changes. Anything else must match exactly.
+func TestIssuerLoopbackRedirectPort(t *testing.T) {
+	iss := newIssuer(t)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := http.Post(iss.URL+"/register", "application/json",
+		strings.NewReader(`{"redirect_uris":["http://127.0.0.1:6276/oauth/callback","http://localhost:7000/cb"]}`))
+	require.NoError(t, err)
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&reg))
+	resp.Body.Close()
+	authorize := func(redirect string) (int, string) {
+		q := url.Values{"response_type": {"code"}, "client_id": {reg.ClientID}, "redirect_uri": {redirect},
+			"code_challenge": {"E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"}, "code_challenge_method": {"S256"}}
+		resp, err := noFollow.Get(iss.URL + "/authorize?" + q.Encode())
+		require.NoError(t, err)
+		resp.Body.Close()
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		return resp.StatusCode, loc.Scheme + "://" + loc.Host + loc.Path
+	}
+	for redirect, want := range map[string]int{
+		"http://127.0.0.1:6276/oauth/callback":  http.StatusFound,
+		"http://127.0.0.1:40123/oauth/callback": http.StatusFound,
+		"http://127.0.0.1/oauth/callback":       http.StatusFound,
+		"http://127.0.0.1:40123/elsewhere":      http.StatusBadRequest,
+		"https://127.0.0.1:6276/oauth/callback": http.StatusBadRequest,
+		"http://[::1]:6276/oauth/callback":      http.StatusBadRequest,
+		"http://localhost:7000/cb":              http.StatusFound,
+		"http://localhost:7001/cb":              http.StatusBadRequest,
+	} {
+		code, back := authorize(redirect)
+		if assert.Equal(t, want, code, redirect) && code == http.StatusFound {
+			assert.Equal(t, redirect, back, "the code goes back to the port asked for")
+		}
+	}
+}
+
+// A development issuer restarted on the same address has new keys: their
+// kids are new too, so a verifier that knew the old keys fetches the new
+// ones and takes the new tokens (they were refused until the JWKS cache
+// expired while every restart named its first key key-1-rs256).
+func TestIssuerRestartNewKeyIDs(t *testing.T) {
+	var current atomic.Pointer[oauthtest.Issuer]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { current.Load().Handler().ServeHTTP(w, r) }))
+	defer srv.Close()
+	start := func() *oauthtest.Issuer {
+		iss := &oauthtest.Issuer{URL: srv.URL}
+		_, err := iss.AddKey("RS256")
+		require.NoError(t, err)
+		current.Store(iss)
+		return iss
+	}
+	token := func(iss *oauthtest.Issuer) string {
+		tok, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "scope": "notes:read"}, "")
+		require.NoError(t, err)
+		return tok
+	}
+	first := start()
+	v, err := mcpoauth.New(t.Context(), &mcpoauth.Options{Issuer: srv.URL, Audience: audience, RefetchInterval: time.Millisecond})
+	require.NoError(t, err)
+	defer v.Close()
+	_, err = v.Verify(t.Context(), token(first), nil)
+	require.NoError(t, err)
+
+	second := start()
+	assert.NotEqual(t, first.KeyID("RS256"), second.KeyID("RS256"))
+	time.Sleep(5 * time.Millisecond)
+	_, err = v.Verify(t.Context(), token(second), nil)
+	assert.NoError(t, err, "the restarted issuer's token")
 }

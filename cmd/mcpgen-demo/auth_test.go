@@ -124,6 +124,48 @@ func TestDemoAuthorization(t *testing.T) {
 	assert.Contains(t, resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`)
 }
 
+// With -list-all-tools a demo:read token lists every tool, and a call of
+// one its scopes do not allow is the 403 a client steps up from: the way to
+// see a client's step-up that checks its own list before calling (MCP
+// Inspector: docs/browsertest TestInspectorOAuth).
+func TestDemoListAllTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the demo binary")
+	}
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	const audience = "http://mcp.test/mcp"
+	url, _ := httpDemo(t, buildDemo(t), "-auth-issuer", iss.URL, "-auth-audience", audience, "-list-all-tools")
+	tok, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "scope": "demo:read"}, "")
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{tok}}}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	var names []string
+	for tl, err := range cs.Tools(t.Context(), nil) {
+		require.NoError(t, err)
+		names = append(names, tl.Name)
+	}
+	assert.Contains(t, names, "delete_file")
+	assert.Contains(t, names, "create_record")
+	assert.Greater(t, len(names), len(demoReadTools))
+
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_file","arguments":{"path":"sales.csv"}}}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", cs.ID())
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	assert.Equal(t, `Bearer error="insufficient_scope", scope="demo:admin", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/mcp"`,
+		resp.Header.Get("WWW-Authenticate"))
+}
+
 // demoReadTools are the tools a demo:read token lists, as docs/auth.md
 // says.
 var demoReadTools = []string{"analyze_csv", "calculate_sum", "get_page", "get_weather", "library_search_books", "search_pages", "web_search"}

@@ -36,6 +36,7 @@ type config struct {
 	authIssuer     string // with -http: the OAuth issuer whose tokens callers need; "" is none
 	authAudience   string // this server's resource identifier; "" is http://ADDR/mcp
 	allowAnonymous bool   // serve without authorization on a non-loopback address
+	listAll        bool   // -list-all-tools: tools/list shows the tools a token's scopes do not allow too
 
 	// The demo toolset's settings. Zero values mean the defaults (see
 	// withDefaults), except githubToken and searchURL, which have none.
@@ -134,6 +135,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.authIssuer, "auth-issuer", os.Getenv("MCPGEN_AUTH_ISSUER"), "with -http: require OAuth access tokens (JWTs) from the issuer at `URL`, with the scopes each tool needs (demo:read, demo:write, demo:admin; see docs/auth.md)")
 	fs.StringVar(&cfg.authAudience, "auth-audience", os.Getenv("MCPGEN_AUTH_AUDIENCE"), "with -auth-issuer: this server's resource identifier `URI`, which tokens' aud must name (default: http://ADDR/mcp)")
 	fs.BoolVar(&cfg.allowAnonymous, "allow-unauthenticated", false, "with -http on an address that is not loopback: serve without -auth-issuer anyway (anyone who reaches the port can call every tool)")
+	fs.BoolVar(&cfg.listAll, "list-all-tools", false, "with -auth-issuer: tools/list shows every tool, also those the token's scopes do not allow; calling one answers 403 naming the scopes, so that a client steps up (docs/auth.md)")
 	fs.BoolVar(&cfg.verbose, "v", false, "log every session go-sdk opens and closes (three lines per stateless request); by default only its warnings and errors")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.BoolVar(&cfg.discovery, "discovery", false, "discovery mode: tools/list lists search_tools, call_tool and call_write_tool, which find and call the other tools (docs/discovery.md)")
@@ -198,6 +200,9 @@ func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 	opts := []mcptool.RegistryOption{mcptool.Logger(logger), library.Types()}
 	if cfg.discovery {
 		opts = append(opts, mcptool.Discovery())
+	}
+	if cfg.listAll {
+		opts = append(opts, mcptool.ListAllTools())
 	}
 	var cl *mcpredis.Cluster
 	if cfg.redisURL != "" {

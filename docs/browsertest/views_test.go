@@ -38,11 +38,7 @@ const (
 func demoServer(t *testing.T) *mcp.ClientSession {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mcpgen-demo")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build the demo: %s", out)
+	bin := buildDemo(t, dir)
 
 	weather := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -101,7 +101,7 @@ func (i *Issuer) authorize(w http.ResponseWriter, r *http.Request) {
 	if redirect == "" && len(c.redirects) == 1 {
 		redirect = c.redirects[0]
 	}
-	if !slices.Contains(c.redirects, redirect) {
+	if !slices.ContainsFunc(c.redirects, func(reg string) bool { return sameRedirect(reg, redirect) }) {
 		http.Error(w, "redirect_uri is not one the client registered", http.StatusBadRequest)
 		return
 	}
@@ -176,6 +176,27 @@ func (i *Issuer) exchange(w http.ResponseWriter, r *http.Request) {
 		resource = res
 	}
 	i.grantToken(w, r, Claims{"sub": devUser, "client_id": g.client, "scope": g.scope}, resource)
+}
+
+// sameRedirect reports whether the redirect URI of a request matches the
+// registered one: exactly, except that the port of a loopback IP address
+// may differ (RFC 8252 §7.3: a native client listens on whatever port it
+// gets; MCP Inspector keeps its registration when its callback port changes).
+func sameRedirect(registered, requested string) bool {
+	if registered == requested {
+		return true
+	}
+	r, err1 := url.Parse(registered)
+	q, err2 := url.Parse(requested)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ip := net.ParseIP(r.Hostname())
+	if ip == nil || !ip.IsLoopback() {
+		return false
+	}
+	r.Host, q.Host = r.Hostname(), q.Hostname()
+	return r.String() == q.String()
 }
 
 // loopbackURL reports whether u is an http(s) URL whose host is a loopback

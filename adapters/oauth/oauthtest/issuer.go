@@ -74,7 +74,10 @@ func (i *Issuer) AddKey(alg string) (string, error) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	i.n++
-	k := &signingKey{kid: fmt.Sprintf("key-%d-%s", i.n, strings.ToLower(alg)), alg: alg}
+	// The kid names this issuer's key: a restarted issuer (mcpgen-demo
+	// issuer) signs with new keys of new kids, which a verifier fetches,
+	// instead of keys it takes for the old ones and refuses.
+	k := &signingKey{kid: fmt.Sprintf("key-%d-%s-%s", i.n, strings.ToLower(alg), randomString()[:8]), alg: alg}
 	var err error
 	switch alg {
 	case "RS256":
