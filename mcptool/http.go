@@ -25,17 +25,18 @@ import (
 // on loopback (DNS-rebinding protection), and cross-origin browser requests
 // are refused unless their origin is trusted ([HTTPOptions].TrustedOrigins).
 //
-// reg is the registry serving srv: srv was built by its [Registry.Server],
-// or it is mounted on srv ([Registry.Mount]). When reg built srv, the
-// handler answers the 2026-07-28 tools/call, tools/list and tasks/*
-// requests itself, as go-sdk would, reading and parsing each body once;
-// everything else is go-sdk's. With a [HTTPOptions].TokenVerifier, reg's
-// tools give the scopes a call needs, refused with 403 before go-sdk sees
-// it. A call's context is cancelled when its client goes away: when the
-// HTTP request carrying it ends early (the connection dropped) or its
-// session is deleted or evicted. reg nil serves a server no registry
-// serves: go-sdk answers every request, checks no tool's scopes, and lets
-// the calls of a client that went away run to their end.
+// reg is the registry serving srv: srv was built by reg.Server
+// ([Registry.Server]), or reg is mounted on srv ([Registry.Mount]). When
+// reg built srv, the handler answers the 2026-07-28 tools/call, tools/list
+// and tasks/* requests itself, as go-sdk would, reading and parsing each
+// body once; everything else is go-sdk's. With a
+// [HTTPOptions].TokenVerifier, reg's tools give the scopes a call needs,
+// refused with 403 before go-sdk sees it. A call's context is cancelled
+// when its client goes away: when the HTTP request carrying it ends early
+// (the connection dropped) or its session is deleted or evicted. reg nil
+// serves a server no registry serves: go-sdk answers every request, checks
+// no tool's scopes, and lets the calls of a client that went away run to
+// their end.
 //
 // The handler bounds what a client can hold: each body must arrive within
 // BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
