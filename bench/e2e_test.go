@@ -100,7 +100,8 @@ func connectInMemory(tb testing.TB, stack string, srv *mcp.Server, mgo *mgoserve
 func httpHandlerFor(stack string, era2025 bool) http.Handler {
 	switch stack {
 	case "mcpgen":
-		return mcptool.NewHTTPHandler(mcpgenServer(), nil)
+		reg, srv := mcpgenServed()
+		return mcptool.NewHTTPHandler(reg, srv, nil)
 	case "mcpgo":
 		return mgoserver.NewStreamableHTTPServer(mcpgoServer())
 	case "mcpgo-adapter":

@@ -122,7 +122,14 @@ func mcpgenReflectRegistry() *mcptool.Registry {
 }
 
 func mcpgenServer() *mcp.Server {
-	return mcpgenRegistry().Server(impl, nil)
+	_, srv := mcpgenServed()
+	return srv
+}
+
+// mcpgenServed is mcpgenServer with its registry, for NewHTTPHandler.
+func mcpgenServed() (*mcptool.Registry, *mcp.Server) {
+	reg := mcpgenRegistry()
+	return reg, reg.Server(impl, nil)
 }
 
 // mounted is a go-sdk server holding r's tools through Mount, so that

@@ -45,7 +45,7 @@ type echoIn struct {
 
 // echoServer serves a registry with the tool twice, "echo" and
 // "echo_task" (a task).
-func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) *mcp.Server {
+func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) (*mcptool.Registry, *mcp.Server) {
 	tb.Helper()
 	reg := mcptool.NewRegistry(opts...)
 	echo := func(_ context.Context, in echoIn) (string, error) { return in.Text, nil }
@@ -55,14 +55,14 @@ func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) *mcp.Server {
 	if err := reg.Add("echo_task", echo, mcptool.Description("Echoes, as a task."), mcptool.Task(mcptool.TaskSettings{Wait: -1})); err != nil {
 		tb.Fatal(err)
 	}
-	return reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	return reg, reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 }
 
 // taskSession serves echoServer and connects a tasks-aware go-sdk client,
 // over streamable HTTP, stdio pipes or go-sdk's in-memory transport.
 func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption) *mcp.ClientSession {
 	tb.Helper()
-	srv := echoServer(tb, opts...)
+	reg, srv := echoServer(tb, opts...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1.0.0"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Extensions: map[string]any{mcptool.TasksExtension: map[string]any{}}},
 	})
@@ -84,7 +84,7 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		tb.Cleanup(func() { ss.Close() })
 		ct = c
 	default:
-		ts := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+		ts := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
 		tb.Cleanup(ts.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}
 	}

@@ -165,7 +165,7 @@ type authConfig struct {
 type authHTTP struct {
 	cfg       authConfig
 	srv       *mcp.Server
-	reg       *Registry // the registry serving srv (registryOf), or nil
+	reg       *Registry // the registry serving srv (NewHTTPHandler's), or nil
 	metaURL   string    // where the metadata is served, for WWW-Authenticate
 	metaPaths []string  // the paths it is served at
 	logger    *slog.Logger

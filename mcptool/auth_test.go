@@ -68,7 +68,7 @@ func authServer(t *testing.T, regOpts ...mcptool.RegistryOption) (*httptest.Serv
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource:             hs.URL + "/mcp",
 		AuthorizationServers: []string{"https://auth.example.com"},
 	}})
@@ -291,7 +291,7 @@ func TestAuthTaskOwner(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
 	}})
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
@@ -379,4 +379,58 @@ func TestAuthCallerConcurrency(t *testing.T) {
 	require.NoError(t, err)
 	<-started
 	assert.False(t, res.IsError)
+}
+
+// A 2025-era session is its user's: another user's DELETE of it is refused
+// (go-sdk's 403) and cancels none of its calls; its own user's deletes it
+// and cancels them.
+func TestAuthDeleteOfAnotherUsersSession(t *testing.T) {
+	reg, started, cancelled := blockingTool(t)
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Start()
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{
+		Logger: slog.New(slog.DiscardHandler), TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"}},
+	})
+	do := func(method, token, session, body string) (*http.Response, error) {
+		req, err := http.NewRequest(method, hs.URL, strings.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+		}
+		return resp, err
+	}
+	send := func(method, token, session, body string) *http.Response {
+		t.Helper()
+		resp, err := do(method, token, session, body)
+		require.NoError(t, err)
+		return resp
+	}
+	resp := send(http.MethodPost, "writer", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	id := resp.Header.Get("Mcp-Session-Id")
+	require.NotEmpty(t, id)
+	require.Equal(t, http.StatusAccepted, send(http.MethodPost, "writer", id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).StatusCode)
+	go func() { _, _ = do(http.MethodPost, "writer", id, blockCall) }()
+	waitFor(t, started, 5*time.Second, "tool start")
+
+	assert.Equal(t, http.StatusForbidden, send(http.MethodDelete, "reader", id, "").StatusCode)
+	select {
+	case <-cancelled:
+		t.Fatal("another user's DELETE cancelled the session's call")
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Equal(t, http.StatusNoContent, send(http.MethodDelete, "writer", id, "").StatusCode)
+	waitFor(t, cancelled, 3*time.Second, "the call cancelled by its user's DELETE")
 }

@@ -50,7 +50,7 @@ func TestDispatchEquivalence(t *testing.T) {
 	impl := &mcp.Implementation{Name: "test", Version: "1"}
 	opts := &mcp.ServerOptions{PageSize: 4}
 	serve := func(srv *mcp.Server) *wire {
-		hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true}))
+		hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
 		t.Cleanup(hs.Close)
 		return &wire{t: t, url: hs.URL, caps: map[string]any{"elicitation": map[string]any{}}}
 	}

@@ -690,8 +690,8 @@ func ExampleNewHTTPHandler() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 
-	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(srv, nil)).
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(reg, srv, nil)).
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
 	defer hs.Close()
 
 	ctx := context.Background()

@@ -595,7 +595,7 @@ func hostileRawRows() []hsRawRow {
 func TestHostileRawBytes(t *testing.T) {
 	env := newHostileEnv(t)
 	srv := env.reg.Server(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(env.reg, srv, nil))
 	defer hs.Close()
 	rows := hostileRawRows()
 	for _, row := range rows {

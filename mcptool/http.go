@@ -1,67 +1,78 @@
 package mcptool
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
-// NewHTTPHandler serves srv over the streamable HTTP transport on a single
-// endpoint, configured by opts (nil: every default). Requests of the
-// 2026-07-28 revision are served statelessly, as that revision requires;
-// 2025-era clients get sessions (unless [HTTPOptions].Stateless), so tools
-// can elicit and sample through them. For a server built by
-// [Registry.Server], the handler answers the 2026-07-28 tools/call,
-// tools/list and tasks/* requests itself, as go-sdk would, reading and
-// parsing each body once; everything else is go-sdk's. Requests whose Host is not loopback
-// are refused when the server listens on loopback (DNS-rebinding
-// protection), and cross-origin browser requests are refused unless their
-// origin is trusted ([HTTPOptions].TrustedOrigins).
+// NewHTTPHandler serves srv, a server of reg's, over the streamable HTTP
+// transport on a single endpoint, configured by opts (nil: every default).
+// Requests of the 2026-07-28 revision are served statelessly, as that
+// revision requires; 2025-era clients get sessions (unless
+// [HTTPOptions].Stateless), so tools can elicit and sample through them.
+// Requests whose Host is not loopback are refused when the server listens
+// on loopback (DNS-rebinding protection), and cross-origin browser requests
+// are refused unless their origin is trusted ([HTTPOptions].TrustedOrigins).
+//
+// reg is the registry serving srv: srv was built by reg.Server
+// ([Registry.Server]), or reg is mounted on srv ([Registry.Mount]). When
+// reg built srv, the handler answers the 2026-07-28 tools/call, tools/list
+// and tasks/* requests itself, as go-sdk would, reading and parsing each
+// body once; everything else is go-sdk's. With a
+// [HTTPOptions].TokenVerifier, reg's tools give the scopes a call needs,
+// refused with 403 before go-sdk sees it. A call's context is cancelled
+// when its client goes away: when the HTTP request carrying it ends early
+// (the connection dropped) or its session is deleted or evicted. reg nil
+// serves a server no registry serves: go-sdk answers every request, checks
+// no tool's scopes, and lets the calls of a client that went away run to
+// their end.
 //
 // The handler bounds what a client can hold: each body must arrive within
 // BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
 // (counted as they arrive), and the 2025-era sessions within MaxSessions.
 // Refused requests (403, 408, 413, 503) are logged with the reason and the
-// remote address, never the body (to [HTTPOptions].Logger). A call's
-// context is cancelled when its client goes away: when the HTTP request
-// carrying it ends early (the connection dropped) or its session is deleted
-// or evicted. The http.Server serving it should set ReadHeaderTimeout and
-// IdleTimeout, but no ReadTimeout or WriteTimeout shorter than the longest
-// call (they would cut calls and event streams short); see the README's
-// Serving section.
+// remote address, never the body (to [HTTPOptions].Logger). The
+// http.Server serving it should set ReadHeaderTimeout and IdleTimeout, but
+// no ReadTimeout or WriteTimeout shorter than the longest call (they would
+// cut calls and event streams short); see the README's Serving section.
 //
-// Options misused (a trusted origin that is no scheme://host[:port], a
-// TokenVerifier without ResourceMetadata or with incomplete metadata) are
-// no panic, and are not ignored either: the handler logs the error (to
-// Logger, else slog.Default) when it is built and answers every request
-// with 500, so that a misconfigured server fails on its first request
-// instead of serving without the protection it was given.
-func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
-	return newHTTPHandler(srv, opts, true)
+// Misuse (srv nil, a reg that does not serve srv, a trusted origin that is
+// no scheme://host[:port], a TokenVerifier without ResourceMetadata or with
+// incomplete metadata) is no panic, and is not ignored either: the handler
+// logs the error (to Logger, else slog.Default) when it is built and
+// answers every request with 500, so that a misconfigured server fails on
+// its first request instead of serving without what it was given.
+func NewHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions) http.Handler {
+	return newHTTPHandler(reg, srv, opts, true)
 }
 
 // newHTTPHandler is NewHTTPHandler; without own, go-sdk serves the
 // 2026-07-28 wire too (the differential test's reference).
-func newHTTPHandler(srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
+func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
 	o := newHTTPConfig(opts)
 	log := o.logger
 	if log == nil {
 		log = slog.Default()
 	}
+	switch {
+	case srv == nil:
+		return misconfigured(log, errors.New("no server"))
+	case reg != nil && !reg.serves(srv):
+		return misconfigured(log, errors.New("the registry does not serve the server: build it with Registry.Server, or mount the registry on it with Registry.Mount"))
+	}
 	get := func(*http.Request) *mcp.Server { return srv }
-	h := &httpHandler{o: o, srv: srv, sessions: map[string]*sessionUse{}}
+	h := &httpHandler{o: o, srv: srv, reg: reg, sessions: map[string]*sessionUse{}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       o.logger,
@@ -88,7 +99,6 @@ func newHTTPHandler(srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
-	reg := registryOf(srv)
 	if own {
 		h.modern = newModern(srv, reg)
 	}
@@ -117,15 +127,18 @@ func misconfigured(log *slog.Logger, err error) http.Handler {
 }
 
 // httpHandler is the handler of [NewHTTPHandler]: it reads each body once,
-// routes the request to go-sdk's stateless or stateful handler, and keeps
-// track of the 2025-era sessions and the calls in flight on them, so it can
-// cancel calls whose client went away and evict idle sessions. It talks to
-// go-sdk's handlers only through HTTP: to cancel a call it sends the
-// session the notifications/cancelled its client would have sent, and to
-// evict a session it deletes it.
+// answers what mcpgen's own path owns (httpmodern.go), routes the rest to
+// go-sdk's stateless or stateful handler, and keeps track of the 2025-era
+// sessions, so it can evict the idlest past MaxSessions. The calls in
+// flight on a session are the registry's to cancel (sessioncalls.go): when
+// the HTTP request that carried them ends early, and before the session is
+// closed, which go-sdk does only once its calls are done. A session is
+// evicted by closing it (mcp.ServerSession.Close), after which go-sdk's
+// handler no longer knows it.
 type httpHandler struct {
 	o         httpConfig
 	srv       *mcp.Server
+	reg       *Registry // serving srv; nil: go-sdk serves every request
 	stateless http.Handler
 	stateful  http.Handler // nil when o.stateless
 	modern    *modern      // nil: go-sdk serves the 2026-07-28 wire too (httpmodern.go)
@@ -138,11 +151,10 @@ type httpHandler struct {
 
 // sessionUse is what the handler knows of one 2025-era session.
 type sessionUse struct {
-	last   time.Time      // when its latest request started or ended
-	active int            // its requests being served
-	calls  map[string]int // the JSON ids of its calls in flight, with their count
-	req    *http.Request  // a request of the session's, to address it with
-	evict  bool           // being evicted
+	last   time.Time // when its latest request started or ended
+	active int       // its requests being served
+	user   string    // the UserID of the token that opened it, as go-sdk binds it
+	evict  bool      // being evicted
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -196,24 +208,24 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		h.stateful.ServeHTTP(sw, r)
 	case r.Method == http.MethodDelete:
-		h.mu.Lock()
-		var calls []string
-		if s := h.sessions[id]; s != nil {
-			calls = slices.Collect(maps.Keys(s.calls))
+		// Cancel first: go-sdk closes a session only once its calls are
+		// done. Only the session's own user's: go-sdk refuses the others.
+		done := func() {}
+		if h.ownedBy(id, r) {
+			if ss := h.session(id); ss != nil {
+				done = h.endCalls(ss)
+			}
 		}
-		h.mu.Unlock()
-		// Cancel first: go-sdk closes a session only once its calls are done.
-		// r's own context, so go-sdk checks that its user owns the session.
-		h.cancelCalls(r, id, calls)
 		sw := &statusWriter{ResponseWriter: w}
 		h.stateful.ServeHTTP(sw, r)
+		done()
 		if sw.code == http.StatusNoContent || sw.code == http.StatusNotFound {
 			h.mu.Lock()
 			delete(h.sessions, id)
 			h.mu.Unlock()
 		}
 	default:
-		h.serveSession(w, r, id, env.calls())
+		h.serveSession(w, r, id, env.calls)
 	}
 }
 
@@ -233,24 +245,13 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 func (r *bodyReader) Close() error { r.b = nil; return nil }
 
 // envelope is what the handler needs of a POST body to route it to go-sdk:
-// the ids of its calls, and whether it belongs to the 2026-07-28 wire.
+// whether it carries calls, and whether it belongs to the 2026-07-28 wire.
 type envelope struct {
-	msgs   []wire.Message // the body's, whose calls are tracked in a session
-	method string         // of a single message
-	name   string         // the tool a single tools/call names: Mcp-Name, else params.name
-	meta   bool           // a single message with per-request protocol metadata
-	task   bool           // a single tools/call with the 2025-11-25 task param
-}
-
-// calls are the JSON ids of the body's calls.
-func (env envelope) calls() []string {
-	var ids []string
-	for _, m := range env.msgs {
-		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-			ids = append(ids, string(m.ID))
-		}
-	}
-	return ids
+	method string // of a single message
+	name   string // the tool a single tools/call names: Mcp-Name, else params.name
+	meta   bool   // a single message with per-request protocol metadata
+	task   bool   // a single tools/call with the 2025-11-25 task param
+	calls  bool   // requests (with an id), whose client may go away before their answer
 }
 
 func envelopeOf(r *http.Request, b *wire.Body) envelope {
@@ -266,7 +267,12 @@ func envelopeOf(r *http.Request, b *wire.Body) envelope {
 			}
 		}
 	}
-	env.msgs = b.Messages
+	for _, m := range b.Messages {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			env.calls = true
+			break
+		}
+	}
 	return env
 }
 
@@ -297,7 +303,7 @@ func isKnownVersion(v string) bool {
 
 // serveSession serves a request of session id, and cancels the calls it
 // carried if its client went away before they were answered.
-func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls []string) {
+func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool) {
 	if r.Method != http.MethodPost {
 		// A standalone stream (GET) is held open for the session's life:
 		// it is no activity, as for go-sdk's SessionTimeout, or every
@@ -319,10 +325,6 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 	if s != nil {
 		s.active++
 		s.last = time.Now()
-		s.req = r
-		for _, c := range calls {
-			s.calls[c]++
-		}
 	}
 	h.mu.Unlock()
 	h.stateful.ServeHTTP(w, r)
@@ -332,16 +334,13 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 	h.mu.Lock()
 	s.active--
 	s.last = time.Now()
-	for _, c := range calls {
-		if s.calls[c]--; s.calls[c] <= 0 {
-			delete(s.calls, c)
-		}
-	}
 	h.mu.Unlock()
-	if r.Context().Err() != nil && len(calls) > 0 {
+	if r.Context().Err() != nil && calls && h.reg != nil {
 		// The client went away before its calls were answered: cancel the
-		// ones still running (the others ignore the notification).
-		h.cancelCalls(r, id, calls)
+		// ones still running, found by the request go-sdk handed them.
+		if ss := h.session(id); ss != nil {
+			h.reg.calls.cancelCarried(ss, r.Header)
+		}
 	}
 }
 
@@ -357,8 +356,11 @@ func (h *httpHandler) opened(id string, r *http.Request) {
 			}
 		}
 	}
-	h.sessions[id] = &sessionUse{last: now, calls: map[string]int{}, req: r}
-	var victims []*sessionUse
+	s := &sessionUse{last: now}
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		s.user = ti.UserID
+	}
+	h.sessions[id] = s
 	var ids []string
 	if h.o.maxSessions > 0 {
 		for len(h.sessions)-h.evicting() > h.o.maxSessions {
@@ -367,12 +369,12 @@ func (h *httpHandler) opened(id string, r *http.Request) {
 				break
 			}
 			h.sessions[v].evict = true
-			victims, ids = append(victims, h.sessions[v]), append(ids, v)
+			ids = append(ids, v)
 		}
 	}
 	h.mu.Unlock()
-	for i, v := range victims {
-		go h.evict(ids[i], v)
+	for _, v := range ids {
+		go h.evict(v)
 	}
 }
 
@@ -407,52 +409,55 @@ func (h *httpHandler) idlest(opened string) string {
 	return best
 }
 
-// evict cancels the calls in flight on session id, deletes it, and forgets
-// it.
-func (h *httpHandler) evict(id string, s *sessionUse) {
-	h.mu.Lock()
-	calls := slices.Collect(maps.Keys(s.calls))
-	r := s.req
-	h.mu.Unlock()
-	h.cancelCalls(r, id, calls)
-	h.stateful.ServeHTTP(discard{}, internalRequest(r, http.MethodDelete, id, nil))
+// evict cancels the calls in flight on session id, closes it (go-sdk's
+// handler then answers its requests with 404), and forgets it.
+func (h *httpHandler) evict(id string) {
+	if ss := h.session(id); ss != nil {
+		done := h.endCalls(ss)
+		_ = ss.Close() // it waits for the calls, cancelled
+		done()
+	}
 	h.mu.Lock()
 	delete(h.sessions, id)
 	h.mu.Unlock()
 }
 
-// cancelCalls sends session id the notifications/cancelled its client
-// would send for calls (sdkpatch.CancelledNotification: go-sdk does not
-// cancel them itself), through the stateful handler, with r's context
-// values (its user) and addressing.
-func (h *httpHandler) cancelCalls(r *http.Request, id string, calls []string) {
-	for _, c := range calls {
-		body, err := sdkpatch.CancelledNotification(json.RawMessage(c), "the client went away")
-		if err != nil {
-			continue
-		}
-		h.stateful.ServeHTTP(discard{}, internalRequest(r, http.MethodPost, id, body))
+// endCalls cancels the calls in flight on ss and those that start until
+// done is called, as ss is being closed (sessionCalls); without a
+// registry, nothing.
+func (h *httpHandler) endCalls(ss *mcp.ServerSession) (done func()) {
+	if h.reg == nil {
+		return func() {}
 	}
+	return h.reg.calls.endCalls(ss)
 }
 
-// internalRequest builds a request of session id from r's context values,
-// host and protocol version.
-func internalRequest(r *http.Request, method, id string, body []byte) *http.Request {
-	var rd io.Reader = http.NoBody
-	if body != nil {
-		rd = &bodyReader{b: body}
+// ownedBy reports whether the session id is r's user's, as go-sdk checks
+// before it deletes a session: opened without a token's UserID, or with
+// r's.
+func (h *httpHandler) ownedBy(id string, r *http.Request) bool {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		return false
 	}
-	req, _ := http.NewRequestWithContext(context.WithoutCancel(r.Context()), method, r.URL.String(), rd)
-	req.Host = r.Host
-	req.RemoteAddr = r.RemoteAddr
-	req.ContentLength = int64(len(body))
-	req.Header.Set("Mcp-Session-Id", id)
-	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
-		req.Header.Set("Mcp-Protocol-Version", v)
+	if s.user == "" {
+		return true
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	return req
+	ti := auth.TokenInfoFromContext(r.Context())
+	return ti != nil && ti.UserID == s.user
+}
+
+// session returns go-sdk's session id of srv, or nil when there is none
+// (it closed).
+func (h *httpHandler) session(id string) *mcp.ServerSession {
+	for ss := range h.srv.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nil
 }
 
 // statusWriter records the status code of a response, and calls before
@@ -491,10 +496,3 @@ func (w *statusWriter) Flush() {
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// discard is a ResponseWriter for the handler's own requests.
-type discard struct{}
-
-func (discard) Header() http.Header         { return http.Header{} }
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-func (discard) WriteHeader(int)             {}

@@ -119,7 +119,7 @@ const blockCall = `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"n
 // calls in flight within 1 s.
 func TestHTTPCallCancelledOnDelete(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	go s.post(blockCall)
@@ -140,7 +140,7 @@ func TestHTTPCallCancelledOnDelete(t *testing.T) {
 // the session goes on serving.
 func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 
@@ -160,13 +160,84 @@ func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 	assert.Equal(t, http.StatusOK, s.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
 }
 
+// TestHTTPDisconnectCancelsOnlyItsCalls: when one of a session's requests
+// ends early, only the call it carried is cancelled; the session's other
+// call runs on until the session is deleted.
+func TestHTTPDisconnectCancelsOnlyItsCalls(t *testing.T) {
+	reg, started, cancelled := blockingTool(t)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	defer hs.Close()
+	s := openRawSession(t, hs.URL)
+	ctx, drop := context.WithCancel(context.Background())
+	defer drop()
+	for i, ctx := range []context.Context{ctx, context.Background()} {
+		go func() {
+			call := strings.Replace(blockCall, `"c1"`, fmt.Sprintf(`"c%d"`, i), 1)
+			if resp, err := rawPost(ctx, s.url, s.id, []byte(call)); err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+			}
+		}()
+		waitFor(t, started, 5*time.Second, "tool start")
+	}
+	drop()
+	waitFor(t, cancelled, 3*time.Second, "the dropped request's call cancelled")
+	select {
+	case <-cancelled:
+		t.Fatal("the call of the request still open was cancelled too")
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Equal(t, http.StatusNoContent, s.delete())
+	waitFor(t, cancelled, 3*time.Second, "the other call cancelled when the session was deleted")
+}
+
+// TestHTTPEvictCancelsAndForgets: a session evicted past MaxSessions has
+// its call in flight cancelled and is closed: go-sdk no longer holds it,
+// and a request with its Mcp-Session-Id gets 404.
+func TestHTTPEvictCancelsAndForgets(t *testing.T) {
+	reg, started, cancelled := blockingTool(t)
+	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: 1}))
+	defer hs.Close()
+	old := openRawSession(t, hs.URL)
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := rawPost(context.Background(), old.url, old.id, []byte(blockCall))
+		if err != nil {
+			answered <- 0
+			return
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		_ = resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	waitFor(t, started, 5*time.Second, "tool start")
+
+	opened := time.Now()
+	s := openRawSession(t, hs.URL) // past MaxSessions: old, busy, is the only one to evict
+	at := waitFor(t, cancelled, 3*time.Second, "the evicted session's call cancelled")
+	t.Logf("call cancelled %v after the session that evicted it opened", at.Sub(opened))
+	waitFor(t, answered, 3*time.Second, "the evicted session's call answered")
+	held := func() bool {
+		for ss := range srv.Sessions() {
+			if ss.ID() == old.id {
+				return true
+			}
+		}
+		return false
+	}
+	assert.Eventually(t, func() bool { return !held() }, 3*time.Second, 10*time.Millisecond, "go-sdk still holds the evicted session")
+	assert.Equal(t, http.StatusNotFound, old.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+	assert.Equal(t, http.StatusOK, s.post(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+}
+
 // TestHTTPSessionCap: with MaxSessions, opening more sessions evicts the
 // ones idle longest (their clients get 404), recent ones keep working, and
 // goroutines stay bounded however many clients never close.
 func TestHTTPSessionCap(t *testing.T) {
 	const limit, extra = 16, 48
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(nil, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	countSessions := func() int {
 		n := 0
@@ -215,7 +286,7 @@ func TestHTTPSessionCapListeningClients(t *testing.T) {
 	reg := mcptool.NewRegistry(mcptool.NoDescription())
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	ctx := context.Background()
 	call := func(cs *mcp.ClientSession) error {
@@ -257,7 +328,7 @@ func TestHTTPSessionCapBusy(t *testing.T) {
 	}))
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
 	t.Cleanup(hs.Close) // after the clients close their streams
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // before the clients close: it ends the call still held
@@ -344,7 +415,7 @@ func TestHTTPBodyMemory(t *testing.T) {
 	}
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
-			ours := measure(mcptool.NewHTTPHandler(srv, nil), era)
+			ours := measure(mcptool.NewHTTPHandler(reg, srv, nil), era)
 			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
 			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
@@ -385,7 +456,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 		inside.Add(-1)
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 5 * time.Second}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	defer releaseOnce.Do(func() { close(release) })
 	s := openRawSession(t, hs.URL)
@@ -437,7 +508,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 // BodyReadTimeout with 408, and its goroutine is released.
 func TestHTTPBodyTrickle(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(nil, srv, &mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	runtime.GC()
 	base := runtime.NumGoroutine()

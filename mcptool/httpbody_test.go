@@ -22,7 +22,8 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-func sizeServer(t *testing.T) *mcp.Server {
+// sizeServer returns a registry with the tool "size" and a server of its.
+func sizeServer(t *testing.T) (*mcptool.Registry, *mcp.Server) {
 	t.Helper()
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -30,7 +31,7 @@ func sizeServer(t *testing.T) *mcp.Server {
 	}) (int, error) {
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
-	return reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	return reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 }
 
 // trickle opens a connection that declares a body of size bytes, sends
@@ -60,7 +61,8 @@ func trickle(t *testing.T, addr string, size, head int, stop <-chan struct{}, wg
 // in-flight budget: a normal call is served meanwhile, at once.
 func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 	const declared = 1 << 20
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxRequestBodyBytes: declared, MaxBodyBytesInFlight: 2 * declared, BodyReadTimeout: 5 * time.Second}))
+	reg, srv := sizeServer(t)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxRequestBodyBytes: declared, MaxBodyBytesInFlight: 2 * declared, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	stop := make(chan struct{})
@@ -86,7 +88,8 @@ func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 // the body.
 func TestHTTPRefusalsLogged(t *testing.T) {
 	var log syncBuffer
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(sizeServer(t), &mcptool.HTTPOptions{Logger: slog.New(slog.NewTextHandler(&log, nil)), MaxRequestBodyBytes: 1 << 10, BodyReadTimeout: 300 * time.Millisecond}))
+	reg, srv := sizeServer(t)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Logger: slog.New(slog.NewTextHandler(&log, nil)), MaxRequestBodyBytes: 1 << 10, BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	const secret = "SECRET-BODY-CONTENT"
 
@@ -129,28 +132,50 @@ func TestHTTPRefusalsLogged(t *testing.T) {
 }
 
 // Option misuse is no panic and not silent: the handler logs the error when
-// built and answers every request with 500, without the details.
+// built and answers every request with 500, without the details. So is a
+// registry that does not serve the server: another registry's server, a
+// server of the user's the registry is not (or no longer) mounted on, or
+// no server.
 func TestHTTPMisconfigured(t *testing.T) {
+	const notServed = "the registry does not serve the server: build it with Registry.Server, or mount the registry on it with Registry.Mount"
+	impl := &mcp.Implementation{Name: "s", Version: "1"}
+	reg, _ := sizeServer(t)
+	other := mcptool.NewRegistry()
+	unmounted := mcp.NewServer(impl, nil)
+	reg.Mount(unmounted)()
 	for _, tc := range []struct {
 		name string
 		opts mcptool.HTTPOptions
 		log  string
+		srv  *mcp.Server // nil: one reg built
+		reg  *mcptool.Registry
 	}{
-		{"origin", mcptool.HTTPOptions{TrustedOrigins: []string{"not an origin"}}, "TrustedOrigins"},
-		{"metadata without verifier", mcptool.HTTPOptions{ResourceMetadata: &oauthex.ProtectedResourceMetadata{
-			Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, "needs both TokenVerifier and ResourceMetadata"},
-		{"verifier without metadata", mcptool.HTTPOptions{TokenVerifier: testTokens.verify}, "needs both TokenVerifier and ResourceMetadata"},
-		{"relative resource", mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
-			Resource: "/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, "must be an absolute URL"},
-		{"no authorization server", mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
-			Resource: "https://mcp.example/mcp"}}, "at least one authorization server"},
+		{name: "another registry's server", srv: other.Server(impl, nil), log: notServed},
+		{name: "a server of the user's", srv: mcp.NewServer(impl, nil), log: notServed},
+		{name: "a server no longer mounted", srv: unmounted, log: notServed},
+		{name: "no server", reg: other, log: "mcptool: NewHTTPHandler: no server"},
+		{name: "origin", opts: mcptool.HTTPOptions{TrustedOrigins: []string{"not an origin"}}, log: "TrustedOrigins"},
+		{name: "metadata without verifier", opts: mcptool.HTTPOptions{ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, log: "needs both TokenVerifier and ResourceMetadata"},
+		{name: "verifier without metadata", opts: mcptool.HTTPOptions{TokenVerifier: testTokens.verify}, log: "needs both TokenVerifier and ResourceMetadata"},
+		{name: "relative resource", opts: mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, log: "must be an absolute URL"},
+		{name: "no authorization server", opts: mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+			Resource: "https://mcp.example/mcp"}}, log: "at least one authorization server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log syncBuffer
 			var h http.Handler
+			reg, srv := reg, tc.srv
+			switch {
+			case tc.reg != nil:
+				reg = tc.reg
+			case srv == nil:
+				srv = reg.Server(impl, nil)
+			}
 			require.NotPanics(t, func() {
 				tc.opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
-				h = mcptool.NewHTTPHandler(sizeServer(t), &tc.opts)
+				h = mcptool.NewHTTPHandler(reg, srv, &tc.opts)
 			})
 			assert.Contains(t, log.String(), "misconfigured", "logged when built")
 			assert.Contains(t, log.String(), tc.log)

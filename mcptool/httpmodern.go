@@ -95,8 +95,13 @@ func newModern(srv *mcp.Server, reg *Registry) *modern {
 // server is what go-sdk's server answers past the registry's middleware,
 // for the methods this path serves: for tools/list, its own tools, of
 // which a server built by Registry.Server has none but those it holds for
-// the registry (which the registry lists itself).
+// the registry (which the registry lists itself); for a tools/call, which
+// reaches it only when its tool was removed after accept found it, go-sdk's
+// unknown tool.
 func (m *modern) server(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" {
+		return nil, unknownTool(call.Params.Name)
+	}
 	if method != "tools/list" {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no handler"}
 	}

@@ -67,8 +67,8 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 func newDiffPair(t *testing.T, reg *Registry, opts *HTTPOptions) diffPair {
 	t.Helper()
 	srv := reg.Server(&mcp.Implementation{Name: "diff", Version: "1"}, nil)
-	own := newHTTPHandler(srv, opts, true)
-	ref := newHTTPHandler(srv, opts, false)
+	own := newHTTPHandler(reg, srv, opts, true)
+	ref := newHTTPHandler(reg, srv, opts, false)
 	return diffPair{own: own, ref: ref, m: newModern(srv, reg)}
 }
 
@@ -370,10 +370,10 @@ func TestModernDifferentialAuth(t *testing.T) {
 func TestModernOnlyForRegistryServer(t *testing.T) {
 	reg := diffRegistry(t)
 	built := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	assert.NotNil(t, newModern(built, registryOf(built)))
+	assert.NotNil(t, newModern(built, reg))
 	mounted := mcp.NewServer(&mcp.Implementation{Name: "b", Version: "1"}, nil)
 	reg.Mount(mounted)
-	assert.Nil(t, newModern(mounted, registryOf(mounted)))
+	assert.Nil(t, newModern(mounted, reg))
 	seen := 0
 	mounted.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -383,7 +383,7 @@ func TestModernOnlyForRegistryServer(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	a, _ := send(NewHTTPHandler(mounted, nil), modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, ""))
+	a, _ := send(NewHTTPHandler(reg, mounted, nil), modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, ""))
 	assert.Equal(t, http.StatusOK, a.Status)
 	assert.Contains(t, a.Body, `"structuredContent":{"result":3}`)
 	assert.Equal(t, 1, seen)
@@ -412,7 +412,7 @@ func BenchmarkStatelessCall(b *testing.B) {
 	for _, path := range []string{"own", "gosdk", "none"} {
 		var h http.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}) // none: the benchmark's own allocations
 		if path != "none" {
-			h = newHTTPHandler(srv, nil, path == "own")
+			h = newHTTPHandler(reg, srv, nil, path == "own")
 		}
 		for _, c := range []struct{ method, name, body string }{{"tools/call", "calculate_sum", call}, {"tools/list", "", list}} {
 			hdr := modernHeaders(c.method, c.name)
@@ -500,4 +500,19 @@ func TestModernResponseEncoding(t *testing.T) {
 			assert.Equal(t, string(wantMsg), e.buf.String(), "%s, id %v", name, id)
 		}
 	}
+}
+
+// A tools/call this path accepted whose tool is removed before the
+// registry's middleware runs it (a registry changing under load) gets the
+// unknown tool error go-sdk gives a tool it does not hold.
+func TestModernCallOfToolRemovedMeanwhile(t *testing.T) {
+	reg := diffRegistry(t)
+	srv := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
+	m := newModern(srv, reg)
+	require.NotNil(t, m)
+	_, err := m.chain(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}})
+	var je *jsonrpc.Error
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code)
+	assert.Equal(t, `unknown tool "removed"`, je.Message)
 }

@@ -41,7 +41,8 @@ type HTTPOptions struct {
 	// MaxSessions caps the 2025-era sessions kept at once. Opening one more
 	// closes another: the one idle longest, preferring one with no call in
 	// flight (a stream the client keeps open to listen is not activity); the
-	// calls of the one closed are cancelled and its client gets 404 and
+	// calls of the one closed are cancelled (by the handler's registry; with
+	// none they run to their end first) and its client gets 404 and
 	// initializes again. Default 1024; negative means no cap.
 	MaxSessions int
 

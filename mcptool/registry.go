@@ -30,7 +30,8 @@ type Registry struct {
 	nextSub uint64
 	mounts  map[*mount]struct{} // the servers following the registry (server.go); guarded by mu
 	tasks   taskRuntime
-	disc    *discovery // the discovery tools; nil unless Discovery (discovery.go)
+	calls   sessionCalls // the requests in flight on its sessions (sessioncalls.go)
+	disc    *discovery   // the discovery tools; nil unless Discovery (discovery.go)
 	// optErr is the misuse of the registry's options NewRegistry found,
 	// returned by every registration (see optionError).
 	optErr error

@@ -95,8 +95,21 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
 	s.AddSendingMiddleware(m.notes.sending())
 	r.serveTasks(s)
-	s.AddReceivingMiddleware(r.answerProbe)
+	s.AddReceivingMiddleware(r.trackCalls) // outermost: it cancels everything under it
 	return m
+}
+
+// serves reports whether the registry serves s: it built s
+// (Registry.Server) or is mounted on it (Mount), and follows it still.
+func (r *Registry) serves(s *mcp.Server) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for m := range r.mounts {
+		if m.srv.Value() == s {
+			return true
+		}
+	}
+	return false
 }
 
 // dispatcherOf returns the dispatcher of s when the registry built s

@@ -31,7 +31,7 @@ func TestTaskPollEquivalence(t *testing.T) {
 		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
 	}
 	serve := func(srv *mcp.Server) string {
-		hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(srv, &mcptool.HTTPOptions{Stateless: true})))
+		hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true})))
 		t.Cleanup(hs.Close)
 		return hs.URL
 	}

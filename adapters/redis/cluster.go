@@ -187,7 +187,7 @@ func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 //
 //	o := cl.HTTPOptions()
 //	o.Stateless = true
-//	mcptool.NewHTTPHandler(srv, o)
+//	mcptool.NewHTTPHandler(reg, srv, o)
 func (c *Cluster) HTTPOptions() *mcptool.HTTPOptions {
 	return &mcptool.HTTPOptions{EventStore: c.events}
 }

@@ -30,12 +30,13 @@ const (
 	modernVersion = "2026-07-28"
 )
 
-func newConformanceServer(t *testing.T) *mcp.Server {
+// newConformance builds the conformance toolset: its registry and server.
+func newConformance(t *testing.T) *app {
 	t.Helper()
-	logger := slog.New(slog.DiscardHandler)
-	srv, err := newServer(config{toolset: "conformance"}, logger)
+	a, err := newApp(config{toolset: "conformance"}, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
-	return srv
+	t.Cleanup(func() { require.NoError(t, a.close()) })
+	return a
 }
 
 // connect serves the conformance toolset to a go-sdk client (mcptest's) over
@@ -43,7 +44,8 @@ func newConformanceServer(t *testing.T) *mcp.Server {
 // memory); the session must end up on want.
 func connect(t *testing.T, opts *mcp.ClientOptions, version, want string, more ...mcptest.Option) *mcptest.Conn {
 	t.Helper()
-	c := mcptest.Client(t, nil, append([]mcptest.Option{mcptest.Server(newConformanceServer(t)),
+	a := newConformance(t)
+	c := mcptest.Client(t, a.reg, append([]mcptest.Option{mcptest.Server(a.srv),
 		mcptest.ClientOptions(opts), mcptest.Version(version)}, more...)...)
 	require.Equal(t, want, c.Session.InitializeResult().ProtocolVersion, "negotiated protocol version")
 	return c
@@ -264,7 +266,8 @@ func TestTriggerToolChange(t *testing.T) {
 // HTTP on the 2026-07-28 wire: mcpgen seals requestState with AES-GCM, so an
 // altered state is refused before the tool runs, and the real one completes.
 func TestTamperedState(t *testing.T) {
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(newConformanceServer(t), nil))
+	a := newConformance(t)
+	hs := httptest.NewServer(mcptool.NewHTTPHandler(a.reg, a.srv, nil))
 	defer hs.Close()
 	const tool = "test_input_required_result_tampered_state"
 	post := func(params map[string]any) (int, map[string]any) {

@@ -39,7 +39,7 @@ func newDemoApp(t *testing.T, mod func(*config)) (*app, string) {
 // in-memory transports, on protocol version ("" lets them pick: 2026-07-28).
 func demoSession(t *testing.T, a *app, version string, opts ...mcptest.Option) *mcptest.Conn {
 	t.Helper()
-	return mcptest.Client(t, nil, append([]mcptest.Option{mcptest.Server(a.srv), mcptest.Version(version)}, opts...)...)
+	return mcptest.Client(t, a.reg, append([]mcptest.Option{mcptest.Server(a.srv), mcptest.Version(version)}, opts...)...)
 }
 
 // demoClient is a demo toolset on a fresh data directory and a client

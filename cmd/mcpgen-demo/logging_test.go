@@ -32,7 +32,7 @@ func TestRequestLogging(t *testing.T) {
 		a, err := newApp(cfg, logger)
 		require.NoError(t, err)
 		t.Cleanup(func() { _ = a.close() })
-		ts := httptest.NewServer(mcptool.NewHTTPHandler(a.srv, nil))
+		ts := httptest.NewServer(mcptool.NewHTTPHandler(a.reg, a.srv, nil))
 		t.Cleanup(ts.Close)
 		buf.Reset()
 		for range 3 {

@@ -277,17 +277,6 @@ func newToolset(cfg config, reg *mcptool.Registry, logger *slog.Logger) (*app, e
 	return nil, fmt.Errorf("unknown toolset %q (want demo or conformance)", cfg.toolset)
 }
 
-// newServer builds the chosen toolset's server. It is newApp for callers
-// that never close it; the demo toolset's database then stays open until
-// the process exits.
-func newServer(cfg config, logger *slog.Logger) (*mcp.Server, error) {
-	a, err := newApp(cfg, logger)
-	if err != nil {
-		return nil, err
-	}
-	return a.srv, nil
-}
-
 func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) error {
 	addr := cfg.httpAddr
 	if _, _, err := net.SplitHostPort(addr); err != nil {
@@ -309,7 +298,7 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		return err
 	}
 	defer closeAuth()
-	h := mcptool.NewHTTPHandler(a.srv, hopts)
+	h := mcptool.NewHTTPHandler(a.reg, a.srv, hopts)
 	mux.Handle("/mcp", h)
 	if authOn { // the protected resource metadata (RFC 9728)
 		mux.Handle("/.well-known/oauth-protected-resource/", h)

@@ -99,7 +99,9 @@ func ClientOptions(opts *mcp.ClientOptions) Option {
 // Server connects the client to srv instead of a server made from the
 // registry: one built with reg.Server and your own mcp.ServerOptions, or
 // one with prompts and resources next to mcpgen's tools. The registry
-// argument of [Client] may then be nil.
+// argument of [Client] may then be nil; over [HTTP] it is the registry
+// serving srv that mcptool.NewHTTPHandler is given (nil: go-sdk answers
+// every request).
 func Server(srv *mcp.Server) Option { return func(c *config) { c.srv = srv } }
 
 // HTTP serves the server over streamable HTTP (mcptool.NewHTTPHandler with

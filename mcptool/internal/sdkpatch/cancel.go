@@ -1,25 +1,27 @@
 package sdkpatch
 
-import "encoding/json"
+import (
+	"net/http"
+	"reflect"
+)
 
 // Cancelling the calls of a 2025-era client that went away. go-sdk v1.8.0's
 // stateful streamable HTTP handler runs a call on its session's context,
 // not on the context of the POST that carried it: when that request ends
-// early (the client dropped the connection) or the session is deleted, the
-// call runs on. It does cancel a call on notifications/cancelled, so
-// mcptool's HTTP handler sends the session the notification its client
-// would have sent.
+// early (the client dropped the connection) the call runs on, and closing
+// the session waits for its calls to return. mcptool's registry keeps a
+// cancel func for each call on a session and cancels them itself, those of
+// one POST found by the header go-sdk hands their handler: a call's
+// RequestExtra.Header is the header map of the POST that carried it, the
+// same map, not a copy (TestStatefulCallOutlivesItsRequest).
 //
 // Retire when go-sdk cancels a call whose request ends early (as its
-// stateless handler does with PropagateRequestCancellation) and when it
-// deletes its session.
+// stateless handler does with PropagateRequestCancellation) and the calls
+// of a session it closes.
 
-// CancelledNotification is the notifications/cancelled message for the call
-// with the JSON id, giving reason.
-func CancelledNotification(id json.RawMessage, reason string) ([]byte, error) {
-	return json.Marshal(map[string]any{
-		"jsonrpc": "2.0",
-		"method":  "notifications/cancelled",
-		"params":  map[string]any{"requestId": id, "reason": reason},
-	})
+// SameHeader reports whether a and b are one header map (not two equal
+// ones): whether a call whose RequestExtra.Header is a was carried by the
+// HTTP request whose Header is b. Two nil headers are not the same.
+func SameHeader(a, b http.Header) bool {
+	return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

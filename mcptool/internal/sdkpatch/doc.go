@@ -12,8 +12,9 @@
 //   - Notify and Unwrap: a notification go-sdk cannot send (the tasks
 //     extension's), wrapped in a progress notification for the stdio
 //     connection to unwrap (TestNotifyThroughProgress);
-//   - CancelledNotification: the cancel go-sdk's stateful HTTP handler does
-//     not do when a call's client goes away
+//   - SameHeader: the calls of one POST to go-sdk's stateful HTTP handler,
+//     found by the header map go-sdk hands their handlers, for mcptool to
+//     cancel when their client goes away, which go-sdk does not do
 //     (TestStatefulCallOutlivesItsRequest);
 //   - LiftParam, SetMeta and DropMeta: params go-sdk drops (the 2025-11-25
 //     task of tools/call, the taskIds of subscriptions/listen), carried in

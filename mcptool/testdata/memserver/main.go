@@ -45,7 +45,7 @@ func main() {
 		os.Exit(1)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait}))
+	mux.Handle("/", mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait}))
 	mux.HandleFunc("GET /free", func(http.ResponseWriter, *http.Request) { debug.FreeOSMemory() })
 	hs := &http.Server{
 		Handler:           mux,

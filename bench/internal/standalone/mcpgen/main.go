@@ -24,7 +24,7 @@ func main() {
 	if err := mcptool.Add(reg, standalone.SumName, standalone.Sum, mcptool.Description(standalone.SumDescription)); err != nil {
 		log.Fatal(err)
 	}
-	h := mcptool.NewHTTPHandler(reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil), nil)
+	h := mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil), nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
