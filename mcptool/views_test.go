@@ -380,7 +380,7 @@ func listChangedWithoutExtension(t *testing.T, start string) {
 		uiListens := version != "" || start != "none"
 		var hs *httptest.Server
 		if kind == overHTTP {
-			hs = httptest.NewServer(mcptool.NewHTTPHandler(srv, nil))
+			hs = httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
 			t.Cleanup(hs.Close)
 		}
 		type heard struct{ tools, resources chan struct{} }
