@@ -298,8 +298,9 @@ func withHints(p *tool, e annotations.Effective) *tool {
 }
 
 // searchDoc is the text of t that search ranks: its name, group, title and
-// description, and its top-level arguments' names and descriptions (read
-// with jsonparser: decoding 10,000 schemas costs seconds).
+// description, its top-level arguments' names and descriptions, and the
+// names of the properties nested in them (read with jsonparser: decoding
+// 10,000 schemas costs seconds).
 func searchDoc(t *tool) toolsearch.Doc {
 	d := toolsearch.Doc{Name: t.name, Group: t.group, Description: t.def.Title + " " + t.def.Description}
 	raw, ok := t.def.InputSchema.(json.RawMessage)
@@ -309,10 +310,32 @@ func searchDoc(t *tool) toolsearch.Doc {
 	_ = jsonparser.ObjectEach(raw, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
 		desc, _ := jsonparser.GetString(v, "description")
 		d.Args = append(d.Args, toolsearch.Arg{Name: string(k), Description: desc})
+		nestedFields(&d, v, 1)
 		return nil
 	}, "properties")
 	slices.SortFunc(d.Args, func(a, b toolsearch.Arg) int { return strings.Compare(a.Name, b.Name) })
+	slices.Sort(d.Fields)
 	return d
+}
+
+// maxNest bounds how deep nestedFields reads an argument's schema.
+const maxNest = 3
+
+// nestedFields adds to d.Fields the names of the properties of schema (an
+// argument's, or its items' for an array), and of theirs, down to maxNest
+// levels: a request body's fields name what a tool changes.
+func nestedFields(d *toolsearch.Doc, schema []byte, depth int) {
+	if depth > maxNest {
+		return
+	}
+	if items, _, _, err := jsonparser.Get(schema, "items"); err == nil {
+		schema = items
+	}
+	_ = jsonparser.ObjectEach(schema, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+		d.Fields = append(d.Fields, string(k))
+		nestedFields(d, v, depth+1)
+		return nil
+	}, "properties")
 }
 
 // search returns the tools of set matching query, best first, at most

@@ -138,6 +138,29 @@ func TestDiscoverySearch(t *testing.T) {
 	assert.True(t, res.IsError, "search_tools' arguments are checked as any tool's")
 }
 
+type vacationArgs struct {
+	User     string `json:"user"`
+	Settings struct {
+		EnableAutoReply bool `json:"enableAutoReply"`
+		Responses       []struct {
+			ResponseSubject string `json:"responseSubject"`
+		} `json:"responses"`
+	} `json:"settings"`
+}
+
+// TestDiscoverySearchNested: the names of the fields nested in an argument
+// (an object's, an array's items') find the tool.
+func TestDiscoverySearchNested(t *testing.T) {
+	reg := mcptool.NewRegistry(mcptool.Discovery())
+	require.NoError(t, mcptool.Add(reg, "update_settings", func(context.Context, vacationArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Updates a user's settings.")))
+	require.NoError(t, mcptool.Add(reg, "get_user", func(context.Context, userArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Shows a user.")))
+	c := mcptest.Client(t, reg)
+	assert.Equal(t, []string{"update_settings"}, foundNames(search(t, c, map[string]any{"query": "auto reply"})), "an object's field")
+	assert.Equal(t, []string{"update_settings"}, foundNames(search(t, c, map[string]any{"query": "response subject"})), "a field of an array's items")
+}
+
 func foundNames(f found) []string {
 	var out []string
 	for _, t := range f.Tools {

@@ -30,7 +30,8 @@ type Method struct {
 	Description string
 	ReadOnly    bool // an HTTP GET
 	Params      []Param
-	Body        string // the request body's schema and its description, "" for none
+	Body        string  // the request body's schema and its description, "" for none
+	BodyFields  []Param // the request body's fields (one level), by name
 }
 
 // Param is one parameter of a method.
@@ -44,7 +45,11 @@ type document struct {
 	Methods   map[string]docMethod   `json:"methods"`
 	Resources map[string]docResource `json:"resources"`
 	Schemas   map[string]struct {
-		D string `json:"description"`
+		D          string `json:"description"`
+		Properties map[string]struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+		} `json:"properties"`
 	} `json:"schemas"`
 }
 
@@ -134,26 +139,21 @@ func method(d document, name string, m docMethod) Method {
 	slices.SortFunc(out.Params, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
 	if m.Request != nil && m.Request.Ref != "" {
 		out.Body = "The request body: a " + m.Request.Ref + ". " + d.Schemas[m.Request.Ref].D
+		for n, p := range d.Schemas[m.Request.Ref].Properties {
+			out.BodyFields = append(out.BodyFields, Param{Name: n, Description: p.Description, Type: p.Type})
+		}
+		slices.SortFunc(out.BodyFields, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
 	}
 	return out
 }
 
 // ArgType is the argument struct of m, made at run time: a field per
-// parameter (json name, description, required), and body for the request.
+// parameter (json name, description, required), and body for the request:
+// a struct of its fields (those that are objects or arrays as raw JSON).
 func (m Method) ArgType() reflect.Type {
 	fields := []reflect.StructField{}
 	for i, p := range m.Params {
-		var t reflect.Type
-		switch p.Type {
-		case "boolean":
-			t = reflect.TypeFor[bool]()
-		case "integer":
-			t = reflect.TypeFor[int64]()
-		case "number":
-			t = reflect.TypeFor[float64]()
-		default:
-			t = reflect.TypeFor[string]()
-		}
+		t := paramType(p.Type, reflect.TypeFor[string]())
 		if p.Repeated {
 			t = reflect.SliceOf(t)
 		}
@@ -168,10 +168,36 @@ func (m Method) ArgType() reflect.Type {
 		})
 	}
 	if m.Body != "" {
-		fields = append(fields, reflect.StructField{Name: "Body", Type: reflect.TypeFor[json.RawMessage](),
+		body := reflect.TypeFor[json.RawMessage]()
+		if len(m.BodyFields) > 0 {
+			var bf []reflect.StructField
+			for i, p := range m.BodyFields {
+				bf = append(bf, reflect.StructField{Name: "F" + strconv.Itoa(i), Type: paramType(p.Type, reflect.TypeFor[json.RawMessage]()),
+					Tag: reflect.StructTag(fmt.Sprintf(`json:%q jsonschema_description:%q`, p.Name+",omitempty", oneLine(p.Description)))})
+			}
+			body = reflect.PointerTo(reflect.StructOf(bf))
+		}
+		fields = append(fields, reflect.StructField{Name: "Body", Type: body,
 			Tag: reflect.StructTag(fmt.Sprintf(`json:"body,omitempty" jsonschema_description:%q`, oneLine(m.Body)))})
 	}
 	return reflect.StructOf(fields)
+}
+
+// paramType is the Go type of a discovery type, other for any other type
+// (an object or an array, whose own schema is not expanded).
+func paramType(t string, other reflect.Type) reflect.Type {
+	switch t {
+	case "boolean":
+		return reflect.TypeFor[bool]()
+	case "integer":
+		return reflect.TypeFor[int64]()
+	case "number":
+		return reflect.TypeFor[float64]()
+	case "string":
+		return reflect.TypeFor[string]()
+	default:
+		return other
+	}
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

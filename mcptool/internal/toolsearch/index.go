@@ -9,13 +9,15 @@ import (
 )
 
 // Field weights: a term in a tool's name says most about it; its group
-// and description next; its arguments least.
+// and description next; its arguments less, and the fields nested in its
+// arguments least.
 const (
 	WeightName        = 3.0
 	WeightGroup       = 1.5
 	WeightDescription = 1.0
 	WeightArgName     = 1.0
 	WeightArgDesc     = 0.5
+	WeightFieldName   = 0.25
 )
 
 // BM25 parameters: k1 saturates repeated terms, b normalises by length.
@@ -30,10 +32,10 @@ type Doc struct {
 	Group       string
 	Description string
 	Args        []Arg
+	Fields      []string // the names of the properties nested in arguments (a request body's fields)
 }
 
-// Arg is one argument: its name (a dotted path for nested ones) and
-// description.
+// Arg is one top-level argument: its name and description.
 type Arg struct {
 	Name, Description string
 }
@@ -122,6 +124,9 @@ func Build(docs []Doc) *Index {
 		for _, a := range doc.Args {
 			add(a.Name, WeightArgName)
 			add(a.Description, WeightArgDesc)
+		}
+		for _, f := range doc.Fields {
+			add(f, WeightFieldName)
 		}
 		ids := make([]int32, 0, len(tf))
 		for id := range tf {

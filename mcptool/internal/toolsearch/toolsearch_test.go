@@ -157,3 +157,20 @@ func TestRelated(t *testing.T) {
 		t.Errorf("find my messages: %v, want messages_list first", h)
 	}
 }
+
+// TestFields: a field nested in an argument (a request body's) finds its
+// tool, below a tool with an argument of that name.
+func TestFields(t *testing.T) {
+	ix := Build([]Doc{
+		{Name: "settings_get", Description: "Gets the settings."},
+		{Name: "settings_updateVacation", Description: "Updates the settings.", Fields: []string{"enableAutoReply", "responseSubject"}},
+		{Name: "forwarding_update", Description: "Updates forwarding.", Args: []Arg{{"autoReply", ""}}},
+	})
+	var got []string
+	for _, h := range ix.Search("turn on the auto reply", 3, nil) {
+		got = append(got, ix.names[h.Doc])
+	}
+	if fmt.Sprint(got) != "[forwarding_update settings_updateVacation]" {
+		t.Errorf("turn on the auto reply: %v, want [forwarding_update settings_updateVacation]", got)
+	}
+}
