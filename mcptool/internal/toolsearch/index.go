@@ -176,7 +176,7 @@ func Build(docs []Doc) *Index {
 	slices.Sort(ix.vocab)
 	n32 := len(docs)
 	nt := len(ix.post)
-	ix.pool.New = func() any { return &scratch{make([]float32, n32), make([]bool, nt)} }
+	ix.pool.New = func() any { return &scratch{make([]float32, n32), make([]bool, nt), nil} }
 	return ix
 }
 
@@ -226,7 +226,7 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	for _, id := range ids {
 		asked[id] = true
 	}
-	var touched []int32
+	touched := buf.touched[:0]
 	for i, id := range ids {
 		idf := ix.idf[id] * weights[i]
 		for _, p := range ix.post[id] {
@@ -242,41 +242,37 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		}
 		score[d] += 1e6
 	}
-	hits := make([]Hit, 0, min(len(touched), 4*limit))
-	for _, d := range touched {
-		s := float64(score[d]*ix.damp[d]) * (1 + nameBoost*ix.nameCover(int(d), asked))
-		score[d] = 0
-		if keep != nil && !keep(int(d)) {
-			continue
-		}
-		hits = append(hits, Hit{int(d), s})
-	}
-	for _, id := range ids {
-		asked[id] = false
-	}
-	ix.pool.Put(buf)
 	better := func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(ix.names[a.Doc], ix.names[b.Doc])
 	}
-	if len(hits) > limit {
-		// Keep the best limit hits (a partial selection), then sort them.
-		top := hits[:0:0]
-		top = append(top, hits[:limit]...)
-		slices.SortFunc(top, better)
-		for _, h := range hits[limit:] {
-			if better(h, top[limit-1]) < 0 {
-				i, _ := slices.BinarySearchFunc(top, h, better)
-				copy(top[i+1:], top[i:limit-1])
-				top[i] = h
-			}
+	// Keep the best limit hits in order as they come: better is a total
+	// order (names are unique), so the order of touched does not matter.
+	top := make([]Hit, 0, min(len(touched), limit))
+	for _, d := range touched {
+		s := float64(score[d]*ix.damp[d]) * (1 + nameBoost*ix.nameCover(int(d), asked))
+		score[d] = 0
+		if keep != nil && !keep(int(d)) {
+			continue
 		}
-		return top
+		h := Hit{int(d), s}
+		if len(top) == limit {
+			if better(h, top[limit-1]) >= 0 {
+				continue
+			}
+			top = top[:limit-1]
+		}
+		i, _ := slices.BinarySearchFunc(top, h, better)
+		top = slices.Insert(top, i, h)
 	}
-	slices.SortFunc(hits, better)
-	return hits
+	for _, id := range ids {
+		asked[id] = false
+	}
+	buf.touched = touched
+	ix.pool.Put(buf)
+	return top
 }
 
 // nameBoost scales how much a name the query covers lifts a tool: a tool
@@ -305,10 +301,12 @@ func (ix *Index) nameCover(d int, asked []bool) float64 {
 }
 
 // scratch is one search's buffers: scores by document, and the query's
-// terms by term id. Both are zero between searches.
+// terms by term id, both zero between searches; and the documents scored,
+// kept for its capacity.
 type scratch struct {
-	score []float32
-	asked []bool
+	score   []float32
+	asked   []bool
+	touched []int32
 }
 
 // deprecated reports a description that starts by saying so.
