@@ -25,7 +25,7 @@ import (
 type inputSchema struct {
 	schema   *jsonschema.Schema
 	compiled *sjs.Schema
-	tree     any // the schema as JSON (UseNumber), to read the keyword a violation names
+	tree     any // the schema as JSON (UseNumber), the compiler's resource too: to read the keyword a violation names
 	md       protoreflect.MessageDescriptor
 }
 
@@ -34,13 +34,7 @@ func newInputSchema(md protoreflect.MessageDescriptor, s *jsonschema.Schema) (*i
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return nil, err
-	}
-	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw)) // UseNumber: also the tree renderer reads
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +48,7 @@ func newInputSchema(md protoreflect.MessageDescriptor, s *jsonschema.Schema) (*i
 	if err != nil {
 		return nil, err
 	}
-	return &inputSchema{schema: s, compiled: compiled, tree: tree, md: md}, nil
+	return &inputSchema{schema: s, compiled: compiled, tree: doc, md: md}, nil
 }
 
 var printer = message.NewPrinter(language.English)
