@@ -103,10 +103,11 @@ func (in *inputSchema) check(data []byte) error {
 	if err != nil {
 		return nil // not JSON: protojson says so
 	}
-	if in.compiled.Validate(doc) == nil {
+	verr := in.compiled.Validate(doc)
+	if verr == nil {
 		return nil
 	}
-	return in.violations(data, errors.New("invalid arguments"))
+	return in.explain(doc, verr, errors.New("invalid arguments"))
 }
 
 // violations explains why protojson refused data (perr): every way it
@@ -118,8 +119,14 @@ func (in *inputSchema) violations(data []byte, perr error) error {
 	if err != nil {
 		return perr // not JSON: a protocol error
 	}
+	return in.explain(doc, in.compiled.Validate(doc), perr)
+}
+
+// explain is violations' error for doc, the arguments decoded, given the
+// validator's verdict on it (verr, nil when it holds).
+func (in *inputSchema) explain(doc any, verr, perr error) error {
 	var out []mcpreflect.Violation
-	if verr := in.compiled.Validate(doc); verr != nil {
+	if verr != nil {
 		var ve *sjs.ValidationError
 		if errors.As(verr, &ve) {
 			r := &renderer{in: in, doc: doc}
