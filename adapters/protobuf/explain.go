@@ -10,6 +10,7 @@ import (
 
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
@@ -50,7 +51,7 @@ func (r *renderer) walk(e *sjs.ValidationError, loc []string) {
 		props, _ := r.keyword(e, "properties").(map[string]any)
 		for _, name := range k.Properties {
 			msg := "unknown field"
-			if alt := jsonName(name); alt != name && props[alt] != nil {
+			if alt := r.jsonNameOf(loc, name); alt != "" && props[alt] != nil {
 				msg += "; this field is spelt " + alt // its .proto name: the schema has one spelling
 			}
 			r.add(append(slices.Clip(loc), name), "additionalProperties", msg)
@@ -214,9 +215,9 @@ func (r *renderer) set(loc []string, members []string) []string {
 	return out
 }
 
-// oneofName is the name of the oneof of the message at loc whose fields
-// members are, "" for protovalidate's message oneof rule.
-func (r *renderer) oneofName(loc []string, members []string) string {
+// messageAt is the descriptor of the message at loc, nil when loc is no
+// message's (or the schema has no descriptor).
+func (r *renderer) messageAt(loc []string) protoreflect.MessageDescriptor {
 	md := r.in.md
 	key := false // the next segment is an index or a map key
 	for _, seg := range loc {
@@ -225,11 +226,11 @@ func (r *renderer) oneofName(loc []string, members []string) string {
 			continue
 		}
 		if md == nil {
-			return ""
+			return nil
 		}
 		fd := md.Fields().ByJSONName(seg)
 		if fd == nil {
-			return ""
+			return nil
 		}
 		key = fd.IsList() || fd.IsMap()
 		if fd.IsMap() {
@@ -237,6 +238,27 @@ func (r *renderer) oneofName(loc []string, members []string) string {
 		}
 		md = fd.Message()
 	}
+	return md
+}
+
+// jsonNameOf is the JSON name of the field of the message at loc whose
+// .proto name is name, when the two differ; "" otherwise.
+func (r *renderer) jsonNameOf(loc []string, name string) string {
+	md := r.messageAt(loc)
+	if md == nil {
+		return ""
+	}
+	fd := md.Fields().ByName(protoreflect.Name(name))
+	if fd == nil || fd.JSONName() == name {
+		return ""
+	}
+	return fd.JSONName()
+}
+
+// oneofName is the name of the oneof of the message at loc whose fields
+// members are, "" for protovalidate's message oneof rule.
+func (r *renderer) oneofName(loc []string, members []string) string {
+	md := r.messageAt(loc)
 	if md == nil || len(members) == 0 {
 		return ""
 	}
@@ -348,24 +370,6 @@ func exact(r *big.Rat) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-// jsonName is protoc's JSON name of a field named name.
-func jsonName(name string) string {
-	var b strings.Builder
-	up := false
-	for _, c := range name {
-		if c == '_' {
-			up = true
-			continue
-		}
-		if up && 'a' <= c && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		up = false
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 func andList(s []string) string {

@@ -8,6 +8,9 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
@@ -33,5 +36,36 @@ func TestExplainNumberRules(t *testing.T) {
 		{Path: "mult", Rule: "multipleOf", Msg: "must be a multiple of 0.25, got 1.3"},
 		{Path: "xmax", Rule: "exclusiveMaximum", Msg: "must be less than 1000, got 1000.0"},
 		{Path: "xmin", Rule: "exclusiveMinimum", Msg: "must be greater than -1.25, got -1.25"},
+	}, ae.Violations)
+}
+
+// A field given by its .proto name is told its JSON name, json_name
+// options included: the descriptor says it, not a guess from the name.
+func TestExplainProtoNameSpelling(t *testing.T) {
+	var fdp descriptorpb.FileDescriptorProto
+	require.NoError(t, prototext.Unmarshal([]byte(`
+		name: "spelling.proto" package: "spelling" syntax: "proto3"
+		message_type {
+			name: "Req"
+			field { name: "order_id" number: 1 type: TYPE_STRING label: LABEL_OPTIONAL json_name: "orderId" }
+			field { name: "ship_to" number: 2 type: TYPE_STRING label: LABEL_OPTIONAL json_name: "destination" }
+			field { name: "items" number: 3 type: TYPE_MESSAGE label: LABEL_REPEATED type_name: ".spelling.Item" json_name: "items" }
+		}
+		message_type {
+			name: "Item"
+			field { name: "unit_sku" number: 1 type: TYPE_STRING label: LABEL_OPTIONAL json_name: "sku" }
+		}`), &fdp))
+	fd, err := protodesc.NewFile(&fdp, nil)
+	require.NoError(t, err)
+	md := fd.Messages().ByName("Req")
+	in, err := newInputSchema(md, newSchemaBuilder(md, nil, nil, false).root(md))
+	require.NoError(t, err)
+	err = in.violations([]byte(`{"order_id":"o","ship_to":"x","items":[{"unit_sku":"a"}]}`), errors.New("refused"))
+	var ae *mcpreflect.ArgumentsError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, []mcpreflect.Violation{
+		{Path: "items[0].unit_sku", Rule: "additionalProperties", Msg: "unknown field; this field is spelt sku"},
+		{Path: "order_id", Rule: "additionalProperties", Msg: "unknown field; this field is spelt orderId"},
+		{Path: "ship_to", Rule: "additionalProperties", Msg: "unknown field; this field is spelt destination"},
 	}, ae.Violations)
 }
