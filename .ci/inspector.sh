@@ -145,33 +145,31 @@ run_checks() { # transport
 
 run_checks stdio
 
+# start_demo NAME ARGS...: the demo over HTTP on a free loopback port, with
+# ARGS; sets SERVER_PID, and URL from the URL it logs.
+start_demo() {
+  local name="$1"; shift
+  "$WORK/mcpgen-demo" -data "$DATA" -http 127.0.0.1:0 "$@" >"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  URL=""
+  for _ in $(seq 1 300); do
+    URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$WORK/server.log" | head -n1 | cut -d= -f2 || true)"
+    [[ -n "$URL" ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "$name exited"; }
+    sleep 0.1
+  done
+  [[ -n "$URL" ]] || { cat "$WORK/server.log" >&2; fail "$name did not start"; }
+}
+
 # 4. Over HTTP: the demo listens on a free loopback port and logs its URL.
-"$WORK/mcpgen-demo" -data "$DATA" -http 127.0.0.1:0 >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 300); do
-  URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$WORK/server.log" | head -n1 | cut -d= -f2 || true)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "the demo exited"; }
-  sleep 0.1
-done
-[[ -n "$URL" ]] || { cat "$WORK/server.log" >&2; fail "the demo did not start"; }
+start_demo "the demo"
 log "demo at $URL"
 run_checks http
 
 # 5. Discovery mode (docs/discovery.md): the demo with -discovery lists the
 # discovery tools; search_tools finds analyze_csv; call_tool runs it.
 kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true
-"$WORK/mcpgen-demo" -data "$DATA" -http 127.0.0.1:0 -discovery >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 300); do
-  URL="$(grep -o 'url=http://127\.0\.0\.1:[0-9]*/mcp' "$WORK/server.log" | head -n1 | cut -d= -f2 || true)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; fail "the demo (-discovery) exited"; }
-  sleep 0.1
-done
-[[ -n "$URL" ]] || { cat "$WORK/server.log" >&2; fail "the demo (-discovery) did not start"; }
+start_demo "the demo (-discovery)" -discovery
 log "discovery: demo at $URL"
 inspect http --method tools/list || fail "discovery: tools/list exited $?"
 check "discovery: tools/list" 'r.tools.map(t => t.name).join(" ") === "call_tool call_write_tool search_tools"'
