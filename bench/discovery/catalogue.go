@@ -86,6 +86,10 @@ func APIDir() (string, error) {
 	return dir, nil
 }
 
+// toolName makes a method's ID a tool name: gmail.users.messages.send
+// becomes gmail_users_messages_send.
+var toolName = strings.NewReplacer(".", "_", "-", "_")
+
 // Load reads the methods of the APIs (paths such as "gmail/v1"; nil: every
 // API of the module), sorted by name.
 func Load(dir string, apis []string) ([]Method, error) {
@@ -114,7 +118,7 @@ func Load(dir string, apis []string) ([]Method, error) {
 		var walk func(ms map[string]docMethod, rs map[string]docResource)
 		walk = func(ms map[string]docMethod, rs map[string]docResource) {
 			for _, m := range ms {
-				name := strings.NewReplacer(".", "_", "-", "_").Replace(m.ID)
+				name := toolName.Replace(m.ID)
 				if len(name) > 128 || seen[name] {
 					continue
 				}
