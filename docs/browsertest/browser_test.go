@@ -278,12 +278,24 @@ func (tb *tab) axe(t *testing.T, src, scheme string) {
 	t.Helper()
 	tb.scheme(t, scheme)
 	require.True(t, eval[bool](t, tb, src+";typeof axe === 'object'"), "axe-core loads")
-	type violation struct {
-		ID, Impact, Help string
-		Nodes            []string
-	}
-	vs := eval[[]violation](t, tb, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => ({
-		id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " + (n.failureSummary || ""))})))`)
+	reportAxe(t, scheme, eval[[]axeViolation](t, tb, axeRun))
+}
+
+// axeRun is the script that runs axe-core (loaded) on the document and
+// answers its violations, each with its first five nodes.
+const axeRun = `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => ({
+	id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " + (n.failureSummary || ""))})))`
+
+// axeViolation is one violation axeRun answers.
+type axeViolation struct {
+	ID, Impact, Help string
+	Nodes            []string
+}
+
+// reportAxe fails t on every serious or critical violation of vs, found
+// in the colour scheme scheme, and logs the others.
+func reportAxe(t *testing.T, scheme string, vs []axeViolation) {
+	t.Helper()
 	for _, v := range vs {
 		if v.Impact == "serious" || v.Impact == "critical" {
 			t.Errorf("axe-core (%s): %s violation %s: %s\n  %s", scheme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n  "))

@@ -291,17 +291,7 @@ func TestDemoViews(t *testing.T) {
 		t.Setenv("MCPGEN_SCREENSHOTS", shots)
 		h.scheme(t, theme)
 		require.True(t, inView[bool](t, h, axe+";typeof axe === 'object'"), "axe-core loads in the view")
-		type violation struct {
-			ID, Impact, Help string
-			Nodes            []string
-		}
-		vs := inView[[]violation](t, h, `axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => ({
-			id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.slice(0, 5).map(n => n.target.join(" ") + ": " + (n.failureSummary || ""))})))`)
-		for _, v := range vs {
-			if v.Impact == "serious" || v.Impact == "critical" {
-				t.Errorf("axe-core (%s): %s violation %s: %s\n  %s", theme, v.Impact, v.ID, v.Help, strings.Join(v.Nodes, "\n  "))
-			}
-		}
+		reportAxe(t, theme, inView[[]axeViolation](t, h, axeRun))
 		if shots != "" {
 			h.screenshot(t, v.tool+"-"+theme)
 		}
