@@ -68,6 +68,30 @@ func axeSource(t *testing.T) string {
 	return string(b)
 }
 
+// startChromium starts a headless Chromium with a new profile, the options
+// every test gives it and extra, and opens a tab: its context is returned,
+// ended by timeout, by stop, or when the test ends.
+func startChromium(t *testing.T, timeout time.Duration, extra ...chromedp.ExecAllocatorOption) (tabCtx context.Context, stop context.CancelFunc) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+	)
+	opts = append(opts, extra...)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	t.Cleanup(acancel)
+	bctx, bcancel := chromedp.NewContext(actx)
+	t.Cleanup(bcancel)
+	require.NoError(t, chromedp.Do(bctx)) // starts the browser and opens the tab
+	return bctx, func() { bcancel(); acancel(); cancel() }
+}
+
 // tab is a browser tab on a page, with what the page did that a test checks.
 type tab struct {
 	ctx context.Context
@@ -83,33 +107,19 @@ type tab struct {
 // #fragment, which is opened as a deep link into the page.
 func open(t *testing.T, path string, width, height int64) *tab {
 	t.Helper()
-	exe := chromium(t)
 	path, fragment, _ := strings.Cut(path, "#")
 	if fragment != "" {
 		fragment = "#" + fragment
 	}
 	abs, err := filepath.Abs(path)
 	require.NoError(t, err)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
+	bctx, _ := startChromium(t, 4*time.Minute,
 		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(int(width), int(height)),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
 	tb := &tab{ctx: bctx}
 	url := "file://" + abs
-	require.NoError(t, chromedp.Do(bctx)) // starts the browser and opens the tab
 	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
 		tb.mu.Lock()
 		defer tb.mu.Unlock()

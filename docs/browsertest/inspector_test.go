@@ -203,23 +203,7 @@ func (u user) inspect(t *testing.T, args ...string) inspectorRun {
 // or when the test ends.
 func browser(t *testing.T) (context.Context, context.CancelFunc) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.WindowSize(1400, 1000),
-	)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	require.NoError(t, chromedp.Do(bctx))
-	return bctx, func() { bcancel(); acancel(); cancel() }
+	return startChromium(t, 3*time.Minute, chromedp.WindowSize(1400, 1000))
 }
 
 // browse opens u in a new headless Chromium and returns where it ended up

@@ -103,27 +103,13 @@ type viewHost struct {
 
 func openHost(t *testing.T, srvURL string) *viewHost {
 	t.Helper()
-	exe := chromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
+	bctx, _ := startChromium(t, 4*time.Minute,
 		// The view's frame in the page's process, so that the test reaches it.
 		chromedp.Flag("disable-site-isolation-trials", true),
 		chromedp.Flag("disable-features", "IsolateSandboxedIframes,site-per-process"),
 		chromedp.WindowSize(900, 700),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
 	h := &viewHost{tab: &tab{ctx: bctx}, contexts: map[string]runtime.ExecutionContextID{}}
-	require.NoError(t, chromedp.Do(bctx))
 	require.NoError(t, chromedp.Listen(bctx, func(ev any) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
