@@ -351,25 +351,10 @@ func exact(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	d := new(big.Int).Set(r.Denom())
-	digits := 0
-	two, five, m := big.NewInt(2), big.NewInt(5), new(big.Int)
-	for d.Cmp(big.NewInt(1)) != 0 && digits < 400 {
-		switch {
-		case m.Mod(d, two).Sign() == 0:
-			d.Quo(d, two)
-		case m.Mod(d, five).Sign() == 0:
-			d.Quo(d, five)
-		default:
-			return r.RatString()
-		}
-		digits++
+	if n, ok := r.FloatPrec(); ok {
+		return r.FloatString(n)
 	}
-	s := r.FloatString(digits)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return r.RatString()
 }
 
 func andList(s []string) string {

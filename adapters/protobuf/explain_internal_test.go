@@ -3,6 +3,7 @@ package mcpproto
 import (
 	"encoding/json"
 	"errors"
+	"math/big"
 	"testing"
 
 	"github.com/invopop/jsonschema"
@@ -68,4 +69,17 @@ func TestExplainProtoNameSpelling(t *testing.T) {
 		{Path: "order_id", Rule: "additionalProperties", Msg: "unknown field; this field is spelt orderId"},
 		{Path: "ship_to", Rule: "additionalProperties", Msg: "unknown field; this field is spelt destination"},
 	}, ae.Violations)
+}
+
+// exact prints a bound as a decimal when it has a finite expansion, with
+// no trailing zeros, else as a fraction.
+func TestExact(t *testing.T) {
+	for in, want := range map[string]string{
+		"3": "3", "-5/4": "-1.25", "1/1024": "0.0009765625", "1/3": "1/3", "7/6": "7/6", "1/20": "0.05", "-1/1000": "-0.001",
+	} {
+		r, ok := new(big.Rat).SetString(in)
+		require.True(t, ok, in)
+		assert.Equal(t, want, exact(r), in)
+	}
+	assert.Equal(t, "?", exact(nil))
 }
