@@ -305,7 +305,7 @@ func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
 			}
 		}
 		t, ok := m.reg.lookup(p.Name)
-		if !ok || mirrorsHeaders(t) || extra.Header.Get("Mcp-Name") != p.Name {
+		if !ok || t.headers || extra.Header.Get("Mcp-Name") != p.Name {
 			return nil, false // go-sdk's: its tools, its Mcp-Name and Mcp-Param checks
 		}
 		f.call = mcp.CallToolRequest{Params: p, Extra: extra}
