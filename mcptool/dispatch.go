@@ -29,10 +29,11 @@ import (
 // itself (Server.AddTool) are listed and called as before; a registry tool
 // of the same name wins.
 
-// mirrorsHeaders reports whether t's input schema has x-mcp-header
-// properties.
-func mirrorsHeaders(t *tool) bool {
-	raw, ok := t.def.InputSchema.(json.RawMessage)
+// mirrorsHeaders reports whether def's input schema has x-mcp-header
+// properties; a tool's answer is its headers field, found once when the
+// tool is built.
+func mirrorsHeaders(def *mcp.Tool) bool {
+	raw, ok := def.InputSchema.(json.RawMessage)
 	return !ok || bytes.Contains(raw, []byte(`"x-mcp-header"`))
 }
 

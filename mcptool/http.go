@@ -1,7 +1,6 @@
 package mcptool
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -263,7 +262,11 @@ func envelopeOf(r *http.Request, b *wire.Body) envelope {
 		if m.Method == "tools/call" {
 			env.task = m.Param("task") != nil
 			if env.name = r.Header.Get("Mcp-Name"); env.name == "" {
-				_ = json.Unmarshal(m.Param("name"), &env.name)
+				// A variable of this branch: taking env's address would
+				// move every request's envelope to the heap.
+				var name string
+				_ = unmarshalString(m.Param("name"), &name)
+				env.name = name
 			}
 		}
 	}

@@ -186,13 +186,15 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		clear() // before waiting below: net/http would cancel r past it
 	}
 	msg, err = wire.Scan(body, h.o.bodyLimits)
-	var le *wire.LimitError
-	if errors.As(err, &le) {
-		hold.release()
-		refuse(w, http.StatusRequestEntityTooLarge, le.Error(), "")
-		return nil, wire.Body{}, bodyHold{}, false
-	}
 	if err != nil {
+		// le only here: errors.As moves it to the heap, on every request
+		// were it declared outside.
+		var le *wire.LimitError
+		if errors.As(err, &le) {
+			hold.release()
+			refuse(w, http.StatusRequestEntityTooLarge, le.Error(), "")
+			return nil, wire.Body{}, bodyHold{}, false
+		}
 		msg = wire.Body{Cost: msg.Cost} // what was read of it until the error
 	}
 	if charge := msg.Cost.Charge(); h.bodies != nil && charge > uncountedCharge {

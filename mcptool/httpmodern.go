@@ -180,11 +180,15 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 		return nil, false
 	}
 	hd := r.Header
-	if hd.Get("Mcp-Session-Id") != "" || len(hd.Values("Last-Event-ID")) > 0 || hd.Get("Mcp-Method") != msg.Method {
+	// Header keys in canonical form: any other is canonicalized, into a
+	// new string, on every request.
+	if hd.Get("Mcp-Session-Id") != "" || len(hd.Values("Last-Event-Id")) > 0 || hd.Get("Mcp-Method") != msg.Method {
 		return nil, false
 	}
-	if ct, _, err := mime.ParseMediaType(hd.Get("Content-Type")); err != nil || ct != "application/json" {
-		return nil, false
+	if ct := hd.Get("Content-Type"); ct != "application/json" { // the common case, without parsing
+		if ct, _, err := mime.ParseMediaType(ct); err != nil || ct != "application/json" {
+			return nil, false
+		}
 	}
 	if !acceptsBoth(hd.Values("Accept")) {
 		return nil, false
@@ -256,7 +260,9 @@ const sdkMaxDepth = 1000
 func acceptsBoth(values []string) bool {
 	jsonOK, streamOK := false, false
 	for _, value := range values {
-		for _, raw := range strings.Split(value, ",") {
+		for more := true; more; {
+			var raw string
+			raw, value, more = strings.Cut(value, ",")
 			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
 			switch strings.ToLower(strings.TrimSpace(base)) {
 			case "application/json", "application/*":
@@ -305,7 +311,7 @@ func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
 			}
 		}
 		t, ok := m.reg.lookup(p.Name)
-		if !ok || mirrorsHeaders(t) || extra.Header.Get("Mcp-Name") != p.Name {
+		if !ok || t.headers || extra.Header.Get("Mcp-Name") != p.Name {
 			return nil, false // go-sdk's: its tools, its Mcp-Name and Mcp-Param checks
 		}
 		f.call = mcp.CallToolRequest{Params: p, Extra: extra}

@@ -234,6 +234,11 @@ func TestModernDifferential(t *testing.T) {
 		{"oversize", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2,"pad":"`+strings.Repeat("x", 5000)+`"}`, ""), true}, // refused by readBody before either path
 		{"wrong content type", with(modernHeaders("tools/call", "add"), "Content-Type", "text/plain"), callBody("1", "add", `{}`, ""), false},
 		{"accept json only", with(modernHeaders("tools/call", "add"), "Accept", "application/json"), callBody("1", "add", `{}`, ""), false},
+		{"content type with parameters", with(modernHeaders("tools/call", "add"), "Content-Type", "Application/JSON; charset=utf-8"), callBody("1", "add", `{"a":1,"b":2}`, ""), true},
+		{"accept in parts", with(modernHeaders("tools/call", "add"), "Accept", "text/event-stream;q=0.9 , application/json,"), callBody("1", "add", `{"a":1,"b":2}`, ""), true},
+		{"accept any", with(modernHeaders("tools/call", "add"), "Accept", "*/*"), callBody("1", "add", `{"a":1,"b":2}`, ""), true},
+		{"accept stream only", with(modernHeaders("tools/call", "add"), "Accept", "text/event-stream, text/plain"), callBody("1", "add", `{}`, ""), false},
+		{"resumption", with(modernHeaders("tools/call", "add"), "Last-Event-ID", "1"), callBody("1", "add", `{}`, ""), false},
 		{"nesting beyond go-sdk's limit", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":`+strings.Repeat("[", 1001)+strings.Repeat("]", 1001)+`}`, ""), false},
 		{"arguments null", modernHeaders("tools/call", "add"), callBody("1", "add", `null`, ""), true},
 		{"name not a string", modernHeaders("tools/call", "add"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{},` + diffMeta + `}}`, false},

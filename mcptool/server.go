@@ -73,7 +73,7 @@ func (r *Registry) mount(s *mcp.Server) *mount {
 }
 
 // mountWith follows the registry on s; with a dispatcher, only the tools
-// go-sdk must hold itself (mirrorsHeaders) are added to s.
+// go-sdk must hold itself (tool.headers) are added to s.
 func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	r.forgetCollected()
 	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}, views: map[string]*tool{}}
@@ -177,7 +177,7 @@ type mount struct {
 
 // holds reports whether t goes into the server's own tool set.
 func (m *mount) holds(t *tool) bool {
-	return m.dispatch == nil || mirrorsHeaders(t)
+	return m.dispatch == nil || t.headers
 }
 
 // reconcile makes the server's tools those of the registry. It diffs the

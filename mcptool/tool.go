@@ -30,6 +30,9 @@ type tool struct {
 	view          *toolView // its view (MCP Apps); nil: none (views.go)
 	group         string    // its group (Group, group=)
 	eager         bool      // listed in discovery mode (eager, Discovery)
+	// headers: its input schema mirrors arguments into Mcp-Param headers,
+	// which go-sdk checks (mirrorsHeaders, once: its schema is fixed).
+	headers bool
 	// call runs the call path for this tool (see call.go); inner is the
 	// same as the innermost [Handler] of its middleware chain, handler the
 	// chain (nil when there is no middleware).
@@ -104,7 +107,7 @@ func (r *Registry) newTool(name string, in, out reflect.Type, opts []Option) (*t
 	}
 	return &tool{name: name, def: def, plan: plan, out: output, pol: pol, task: taskSpec{mode: taskModeOf(ann.Task), set: cfg.taskSet}, descSuffix: cfg.descSuffix,
 		undescribedOK: cfg.noDescription || r.cfg.noDescription, rateKey: "tool/" + name, view: tv,
-		group: ann.Group, eager: ann.Eager || slices.Contains(r.cfg.eager, name)}, nil
+		group: ann.Group, eager: ann.Eager || slices.Contains(r.cfg.eager, name), headers: mirrorsHeaders(def)}, nil
 }
 
 // newReflectTool builds a tool from a function of any accepted shape.
