@@ -387,8 +387,9 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	}
 	if strings.TrimSpace(in.Query) == "" && in.Group == "" {
 		res.Tools = nil
+		visible := r.visibleGroups(set, ti)
 		for _, g := range r.index(set).groups {
-			if r.groupVisible(set, g.Name, ti) {
+			if visible == nil || visible[g.Name] {
 				res.Groups = append(res.Groups, g)
 			}
 		}
@@ -403,17 +404,19 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 }
 
-// groupVisible reports whether the caller may see a tool of group.
-func (r *Registry) groupVisible(set *toolSet, group string, ti *auth.TokenInfo) bool {
+// visibleGroups returns the groups of which the caller may see a tool, in
+// one pass over the tools; nil when it may see every tool.
+func (r *Registry) visibleGroups(set *toolSet, ti *auth.TokenInfo) map[string]bool {
 	if r.cfg.listAll || ti == nil {
-		return true
+		return nil
 	}
+	out := map[string]bool{}
 	for _, t := range set.sorted {
-		if t.group == group && mayCall(t, ti) {
-			return true
+		if t.group != "" && !out[t.group] && mayCall(t, ti) {
+			out[t.group] = true
 		}
 	}
-	return false
+	return out
 }
 
 // listQuery returns the query of a tools/list (SEP-1821, lifted into

@@ -232,6 +232,30 @@ func TestDiscoveryAuthorization(t *testing.T) {
 	assert.Contains(t, err.Error(), "users:admin")
 }
 
+// TestDiscoveryGroupsAuthorization: an empty query lists only the groups
+// of which the caller may call a tool.
+func TestDiscoveryGroupsAuthorization(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "purge_users", func(context.Context, userArgs) (string, error) { return "purged", nil },
+		mcptool.Description("Removes every account."), mcptool.Group("admin"), mcptool.Scopes("users:admin")))
+	groups := func(ctx context.Context) map[string]int {
+		res, err := reg.Call(ctx, "search_tools", json.RawMessage(`{}`))
+		require.NoError(t, err)
+		var f found
+		require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &f))
+		out := map[string]int{}
+		for _, g := range f.Groups {
+			out[g.Name] = g.Tools
+		}
+		return out
+	}
+	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(context.Background()))
+	ctx := mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"other"}, UserID: "u"})
+	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups(ctx), "a group none of whose tools the caller may call is not listed")
+	ctx = mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"users:admin"}, UserID: "u"})
+	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(ctx))
+}
+
 // TestDiscoveryListQuery: a tools/list with SEP-1821's query is answered
 // from the same index.
 func TestDiscoveryListQuery(t *testing.T) {
