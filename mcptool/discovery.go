@@ -253,10 +253,12 @@ func (r *Registry) buildIndex(set *toolSet, v *catalogIndex) {
 		if t.eager {
 			v.listed = append(v.listed, t)
 		}
-		v.docs = append(v.docs, t)
-		docs = append(docs, searchDoc(t))
-		if t.group != "" {
-			count[t.group]++
+		if t.searchable() {
+			v.docs = append(v.docs, t)
+			docs = append(docs, searchDoc(t))
+			if t.group != "" {
+				count[t.group]++
+			}
 		}
 		a := t.def.Annotations
 		open := a.OpenWorldHint == nil || *a.OpenWorldHint
@@ -296,6 +298,11 @@ func withHints(p *tool, e annotations.Effective) *tool {
 	cp.def = &def
 	return &cp
 }
+
+// searchable reports whether search_tools (and a tools/list with a query)
+// may find t: every tool but an app-only one, which only views call and the
+// model, which reads what search finds, must never be shown.
+func (t *tool) searchable() bool { return t.view == nil || !t.view.appOnly }
 
 // searchDoc is the text of t that search ranks: its name, group, title and
 // description, its top-level arguments' names and descriptions, and the
@@ -412,7 +419,7 @@ func (r *Registry) visibleGroups(set *toolSet, ti *auth.TokenInfo) map[string]bo
 	}
 	out := map[string]bool{}
 	for _, t := range set.sorted {
-		if t.group != "" && !out[t.group] && mayCall(t, ti) {
+		if t.group != "" && !out[t.group] && t.searchable() && mayCall(t, ti) {
 			out[t.group] = true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	"github.com/mcpgen/mcpgen/mcptool/mcptest"
+	"github.com/mcpgen/mcpgen/mcptool/view"
 )
 
 type invoiceArgs struct {
@@ -254,6 +255,29 @@ func TestDiscoveryGroupsAuthorization(t *testing.T) {
 	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups(ctx), "a group none of whose tools the caller may call is not listed")
 	ctx = mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"users:admin"}, UserID: "u"})
 	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(ctx))
+}
+
+// TestDiscoveryHidesAppOnly: search never shows the model an app-only tool
+// (only views call it), by query, by group or in the group list.
+func TestDiscoveryHidesAppOnly(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "refresh_invoice_chart", func(context.Context, invoiceArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Refreshes the invoice chart."), mcptool.Group("charts"), mcptool.View(view.AppOnly())))
+	c := mcptest.Client(t, reg)
+	assert.Equal(t, []string{"get_invoice", "refund_invoice"}, foundNames(search(t, c, map[string]any{"query": "refresh invoice chart"})))
+	assert.Empty(t, search(t, c, map[string]any{"group": "charts"}).Tools)
+	groups := map[string]int{}
+	for _, g := range search(t, c, map[string]any{}).Groups {
+		groups[g.Name] = g.Tools
+	}
+	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups)
+
+	w := newWire(t, reg, false)
+	res, rerr := w.call("tools/list", map[string]any{"query": "refresh invoice chart"})
+	require.Nil(t, rerr)
+	for _, tl := range res["tools"].([]any) {
+		assert.NotEqual(t, "refresh_invoice_chart", tl.(map[string]any)["name"])
+	}
 }
 
 // TestDiscoveryListQuery: a tools/list with SEP-1821's query is answered
