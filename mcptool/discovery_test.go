@@ -280,6 +280,30 @@ func TestDiscoveryHidesAppOnly(t *testing.T) {
 	}
 }
 
+// TestDiscoveryListQueryView: a tools/list with a query gives a tool's
+// view (_meta.ui) to a client that declares the extension, as a tools/list
+// without one does.
+func TestDiscoveryListQueryView(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "invoice_chart", func(context.Context, invoiceArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Draws a chart of an invoice's lines."), mcptool.View(view.Default())))
+	metaOf := func(ui bool) any {
+		w := newWire(t, reg, false)
+		if ui {
+			w.caps["extensions"] = map[string]any{view.Extension: map[string]any{}}
+		}
+		res, rerr := w.call("tools/list", map[string]any{"query": "invoice chart"})
+		require.Nil(t, rerr)
+		tools := res["tools"].([]any)
+		require.NotEmpty(t, tools)
+		first := tools[0].(map[string]any)
+		require.Equal(t, "invoice_chart", first["name"])
+		return first["_meta"]
+	}
+	assert.Equal(t, map[string]any{"ui": map[string]any{"resourceUri": "ui://mcpgen/invoice_chart.html"}}, metaOf(true))
+	assert.Nil(t, metaOf(false))
+}
+
 // TestDiscoveryListQuery: a tools/list with SEP-1821's query is answered
 // from the same index.
 func TestDiscoveryListQuery(t *testing.T) {
