@@ -253,10 +253,12 @@ func (r *Registry) buildIndex(set *toolSet, v *catalogIndex) {
 		if t.eager {
 			v.listed = append(v.listed, t)
 		}
-		v.docs = append(v.docs, t)
-		docs = append(docs, searchDoc(t))
-		if t.group != "" {
-			count[t.group]++
+		if t.searchable() {
+			v.docs = append(v.docs, t)
+			docs = append(docs, searchDoc(t))
+			if t.group != "" {
+				count[t.group]++
+			}
 		}
 		a := t.def.Annotations
 		open := a.OpenWorldHint == nil || *a.OpenWorldHint
@@ -296,6 +298,11 @@ func withHints(p *tool, e annotations.Effective) *tool {
 	cp.def = &def
 	return &cp
 }
+
+// searchable reports whether search_tools (and a tools/list with a query)
+// may find t: every tool but an app-only one, which only views call and the
+// model, which reads what search finds, must never be shown.
+func (t *tool) searchable() bool { return t.view == nil || !t.view.appOnly }
 
 // searchDoc is the text of t that search ranks: its name, group, title and
 // description, its top-level arguments' names and descriptions, and the
@@ -387,8 +394,9 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	}
 	if strings.TrimSpace(in.Query) == "" && in.Group == "" {
 		res.Tools = nil
+		visible := r.visibleGroups(set, ti)
 		for _, g := range r.index(set).groups {
-			if r.groupVisible(set, g.Name, ti) {
+			if visible == nil || visible[g.Name] {
 				res.Groups = append(res.Groups, g)
 			}
 		}
@@ -403,17 +411,19 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 }
 
-// groupVisible reports whether the caller may see a tool of group.
-func (r *Registry) groupVisible(set *toolSet, group string, ti *auth.TokenInfo) bool {
+// visibleGroups returns the groups of which the caller may see a tool, in
+// one pass over the tools; nil when it may see every tool.
+func (r *Registry) visibleGroups(set *toolSet, ti *auth.TokenInfo) map[string]bool {
 	if r.cfg.listAll || ti == nil {
-		return true
+		return nil
 	}
+	out := map[string]bool{}
 	for _, t := range set.sorted {
-		if t.group == group && mayCall(t, ti) {
-			return true
+		if t.group != "" && !out[t.group] && t.searchable() && mayCall(t, ti) {
+			out[t.group] = true
 		}
 	}
-	return false
+	return out
 }
 
 // listQuery returns the query of a tools/list (SEP-1821, lifted into

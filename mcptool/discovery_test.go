@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	"github.com/mcpgen/mcpgen/mcptool/mcptest"
+	"github.com/mcpgen/mcpgen/mcptool/view"
 )
 
 type invoiceArgs struct {
@@ -230,6 +231,77 @@ func TestDiscoveryAuthorization(t *testing.T) {
 	_, err := reg.Call(ctx, "call_write_tool", json.RawMessage(`{"name":"delete_user"}`))
 	require.Error(t, err, "reached through a proxy, a tool is authorized as when called directly")
 	assert.Contains(t, err.Error(), "users:admin")
+}
+
+// TestDiscoveryGroupsAuthorization: an empty query lists only the groups
+// of which the caller may call a tool.
+func TestDiscoveryGroupsAuthorization(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "purge_users", func(context.Context, userArgs) (string, error) { return "purged", nil },
+		mcptool.Description("Removes every account."), mcptool.Group("admin"), mcptool.Scopes("users:admin")))
+	groups := func(ctx context.Context) map[string]int {
+		res, err := reg.Call(ctx, "search_tools", json.RawMessage(`{}`))
+		require.NoError(t, err)
+		var f found
+		require.NoError(t, json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &f))
+		out := map[string]int{}
+		for _, g := range f.Groups {
+			out[g.Name] = g.Tools
+		}
+		return out
+	}
+	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(context.Background()))
+	ctx := mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"other"}, UserID: "u"})
+	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups(ctx), "a group none of whose tools the caller may call is not listed")
+	ctx = mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"users:admin"}, UserID: "u"})
+	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(ctx))
+}
+
+// TestDiscoveryHidesAppOnly: search never shows the model an app-only tool
+// (only views call it), by query, by group or in the group list.
+func TestDiscoveryHidesAppOnly(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "refresh_invoice_chart", func(context.Context, invoiceArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Refreshes the invoice chart."), mcptool.Group("charts"), mcptool.View(view.AppOnly())))
+	c := mcptest.Client(t, reg)
+	assert.Equal(t, []string{"get_invoice", "refund_invoice"}, foundNames(search(t, c, map[string]any{"query": "refresh invoice chart"})))
+	assert.Empty(t, search(t, c, map[string]any{"group": "charts"}).Tools)
+	groups := map[string]int{}
+	for _, g := range search(t, c, map[string]any{}).Groups {
+		groups[g.Name] = g.Tools
+	}
+	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups)
+
+	w := newWire(t, reg, false)
+	res, rerr := w.call("tools/list", map[string]any{"query": "refresh invoice chart"})
+	require.Nil(t, rerr)
+	for _, tl := range res["tools"].([]any) {
+		assert.NotEqual(t, "refresh_invoice_chart", tl.(map[string]any)["name"])
+	}
+}
+
+// TestDiscoveryListQueryView: a tools/list with a query gives a tool's
+// view (_meta.ui) to a client that declares the extension, as a tools/list
+// without one does.
+func TestDiscoveryListQueryView(t *testing.T) {
+	reg := discoveryRegistry(t)
+	require.NoError(t, mcptool.Add(reg, "invoice_chart", func(context.Context, invoiceArgs) (string, error) { return "ok", nil },
+		mcptool.Description("Draws a chart of an invoice's lines."), mcptool.View(view.Default())))
+	metaOf := func(ui bool) any {
+		w := newWire(t, reg, false)
+		if ui {
+			w.caps["extensions"] = map[string]any{view.Extension: map[string]any{}}
+		}
+		res, rerr := w.call("tools/list", map[string]any{"query": "invoice chart"})
+		require.Nil(t, rerr)
+		tools := res["tools"].([]any)
+		require.NotEmpty(t, tools)
+		first := tools[0].(map[string]any)
+		require.Equal(t, "invoice_chart", first["name"])
+		return first["_meta"]
+	}
+	assert.Equal(t, map[string]any{"ui": map[string]any{"resourceUri": "ui://mcpgen/invoice_chart.html"}}, metaOf(true))
+	assert.Nil(t, metaOf(false))
 }
 
 // TestDiscoveryListQuery: a tools/list with SEP-1821's query is answered

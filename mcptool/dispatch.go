@@ -110,7 +110,8 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		// index search_tools uses; one page.
 		lr.Tools, lr.NextCursor = []*mcp.Tool{}, ""
 		for _, t := range d.reg.search(set, q, "", min(d.pageSize, listQueryLimit), ti) {
-			lr.Tools = append(lr.Tools, t.def)
+			def, _ := t.listedTo(ui) // shown: search finds no app-only tool
+			lr.Tools = append(lr.Tools, def)
 		}
 		lr.Cacheable = d.reg.toolListCache(ti)
 		return lr, nil

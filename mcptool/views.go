@@ -43,8 +43,12 @@ type toolView struct {
 	page    *view.View // nil: no page (an app-only tool)
 	ann     annotations.View
 	uri     string // the page's ui:// resource
-	html    []byte
 	appOnly bool
+
+	// The page as a resource, built once for the tool and added as is to
+	// every server that serves it (syncView).
+	res  *mcp.Resource
+	read mcp.ResourceHandler
 
 	once  sync.Once
 	uiDef *mcp.Tool // the definition listed to clients that declare the extension
@@ -94,7 +98,8 @@ func newToolView(name string, def *mcp.Tool, ann annotations.View, opt *view.Vie
 		if err != nil {
 			return nil, err
 		}
-		tv.uri, tv.html = viewURI(name), html
+		tv.uri = viewURI(name)
+		tv.res, tv.read = viewResource(name, title, tv.uri, ann, string(html))
 	}
 	return tv, nil
 }
@@ -186,18 +191,13 @@ func catalogView(t *tool) *catalog.View {
 	return cv
 }
 
-// viewResource is t's page as a resource of the server.
-func viewResource(t *tool) (*mcp.Resource, mcp.ResourceHandler) {
-	v := t.view
-	title := t.def.Title
-	if title == "" {
-		title = t.name
-	}
-	meta := mcp.Meta(view.ResourceMeta(v.ann))
-	res := &mcp.Resource{URI: v.uri, Name: t.name + "_view", Title: title + " (view)", MIMEType: view.MIMEType, Meta: meta}
-	text := string(v.html)
+// viewResource is the page (text) of the tool named name, titled title, as
+// a resource of the servers.
+func viewResource(name, title, uri string, ann annotations.View, text string) (*mcp.Resource, mcp.ResourceHandler) {
+	meta := mcp.Meta(view.ResourceMeta(ann))
+	res := &mcp.Resource{URI: uri, Name: name + "_view", Title: title + " (view)", MIMEType: view.MIMEType, Meta: meta}
 	return res, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: v.uri, MIMEType: view.MIMEType, Text: text, Meta: meta}}}, nil
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: view.MIMEType, Text: text, Meta: meta}}}, nil
 	}
 }
 
@@ -215,7 +215,7 @@ func syncView(srv *mcp.Server, served *tool, cur *tool) *tool {
 		srv.RemoveResources(served.view.uri)
 	}
 	if cur != nil {
-		srv.AddResource(viewResource(cur))
+		srv.AddResource(cur.view.res, cur.view.read)
 	}
 	return cur
 }

@@ -13,10 +13,10 @@ func viewText(v View) string {
 	if v.Kind != "" {
 		parts = append(parts, "view: "+v.Kind)
 	}
-	if len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "model") {
+	if v.appOnly() {
 		parts = append(parts, "app only")
 	}
-	if len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "app") {
+	if v.modelOnly() {
 		parts = append(parts, "model only")
 	}
 	if len(v.ConnectDomains) > 0 {
@@ -27,6 +27,13 @@ func viewText(v View) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// appOnly reports a tool only views call: the model neither sees nor calls
+// it.
+func (v View) appOnly() bool { return len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "model") }
+
+// modelOnly reports a tool views may not call.
+func (v View) modelOnly() bool { return len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "app") }
 
 // views classes a change of a tool's view: a page added, or an origin it
 // may reach, is security-relevant (code of the server's now runs in the
@@ -50,18 +57,16 @@ func (d *differ) views(o, a *View) {
 	case ov.Kind != av.Kind:
 		d.add(Security, "view", "view changed from %s to %s", ov.Kind, av.Kind)
 	}
-	appOnly := func(v View) bool { return len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "model") }
 	switch {
-	case !appOnly(ov) && appOnly(av):
+	case !ov.appOnly() && av.appOnly():
 		d.add(Breaking, "view.visibility", "now app only: the model no longer sees or calls the tool")
-	case appOnly(ov) && !appOnly(av):
+	case ov.appOnly() && !av.appOnly():
 		d.add(Security, "view.visibility", "no longer app only: the model now sees and calls the tool")
 	}
-	modelOnly := func(v View) bool { return len(v.Visibility) > 0 && !slices.Contains(v.Visibility, "app") }
 	switch {
-	case !modelOnly(ov) && modelOnly(av):
+	case !ov.modelOnly() && av.modelOnly():
 		d.add(Breaking, "view.visibility", "now model only: views may no longer call the tool")
-	case modelOnly(ov) && !modelOnly(av):
+	case ov.modelOnly() && !av.modelOnly():
 		d.add(Security, "view.visibility", "no longer model only: views may now call the tool")
 	}
 	for _, k := range []struct {
