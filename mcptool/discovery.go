@@ -218,6 +218,7 @@ type catalogIndex struct {
 	docs   []*tool // the searchable tools, by index position
 	ix     *toolsearch.Index
 	groups []groupInfo
+	vecs   toolVectors // SearchEmbedder's vectors of docs, embedded on first use
 }
 
 type groupInfo struct {
@@ -349,7 +350,7 @@ func nestedFields(d *toolsearch.Doc, schema []byte, depth int) {
 // limit, among those in group (any when "") that the caller ti may see, by
 // the rule of tools/list (ListAllTools, else the tool's scopes). An empty
 // query returns group's tools by name (none when group is "").
-func (r *Registry) search(set *toolSet, query, group string, limit int, ti *auth.TokenInfo) []*tool {
+func (r *Registry) search(ctx context.Context, set *toolSet, query, group string, limit int, ti *auth.TokenInfo) []*tool {
 	v := r.index(set)
 	visible := func(t *tool) bool {
 		return (group == "" || t.group == group) && (r.cfg.listAll || mayCall(t, ti))
@@ -366,7 +367,14 @@ func (r *Registry) search(set *toolSet, query, group string, limit int, ti *auth
 		}
 		return out
 	}
-	for _, h := range v.ix.Search(query, limit, func(i int) bool { return visible(v.docs[i]) }) {
+	keep := func(i int) bool { return visible(v.docs[i]) }
+	var hits []toolsearch.Hit
+	if r.cfg.embed != nil {
+		hits = r.rankByMeaning(ctx, v, query, v.ix.Search(query, max(limit, semanticCandidates), keep), limit)
+	} else {
+		hits = v.ix.Search(query, limit, keep)
+	}
+	for _, h := range hits {
 		out = append(out, v.docs[h.Doc])
 	}
 	return out
@@ -389,7 +397,7 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	}
 	set := r.snapshot()
 	res := searchResult{Tools: []*mcp.Tool{}}
-	for _, t := range r.search(set, in.Query, in.Group, in.Limit, ti) {
+	for _, t := range r.search(ctx, set, in.Query, in.Group, in.Limit, ti) {
 		res.Tools = append(res.Tools, t.def)
 	}
 	if strings.TrimSpace(in.Query) == "" && in.Group == "" {

@@ -109,7 +109,7 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 		// SEP-1821 (experimental): the tools matching the query, from the
 		// index search_tools uses; one page.
 		lr.Tools, lr.NextCursor = []*mcp.Tool{}, ""
-		for _, t := range d.reg.search(set, q, "", min(d.pageSize, listQueryLimit), ti) {
+		for _, t := range d.reg.search(ctx, set, q, "", min(d.pageSize, listQueryLimit), ti) {
 			def, _ := t.listedTo(ui) // shown: search finds no app-only tool
 			lr.Tools = append(lr.Tools, def)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,4 +60,43 @@ func ExampleGroup() {
 	// Output:
 	// get_invoice billing true
 	// list_users accounts false
+}
+
+// SearchEmbedder lets search_tools rank by meaning too. Here a toy
+// embedder knows that "scrap" and "cancel" mean one thing; a real one is a
+// sentence-embedding model (a local model or an API).
+func ExampleSearchEmbedder() {
+	idea := map[string]int{"invoice": 0, "invoices": 0, "scrap": 1, "cancels": 1, "lists": 2, "shows": 3, "csv": 4}
+	// Words alone rank export_invoices, get_invoice, void_invoice: no word
+	// of the query names voiding.
+	embed := func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, text := range texts {
+			out[i] = make([]float32, 5)
+			for _, w := range strings.Fields(strings.ToLower(strings.Trim(text, "."))) {
+				if d, ok := idea[strings.Trim(w, ".,:")]; ok {
+					out[i][d]++
+				}
+			}
+		}
+		return out, nil
+	}
+	reg := mcptool.NewRegistry(mcptool.Discovery(), mcptool.SearchEmbedder(embed))
+	for name, desc := range map[string]string{
+		"list_invoices":   "Lists every invoice of the account, newest first.",
+		"get_invoice":     "Shows one invoice: its lines and total.",
+		"void_invoice":    "Cancels an unpaid invoice so that it is never charged.",
+		"export_invoices": "Writes the invoices to a CSV file.",
+	} {
+		_ = mcptool.Add(reg, name, func(context.Context, struct{}) (string, error) { return "", nil }, mcptool.Description(desc))
+	}
+	res, _ := reg.Call(context.Background(), "search_tools", json.RawMessage(`{"query":"scrap an invoice","limit":2}`))
+	var found struct{ Tools []mcp.Tool }
+	_ = json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &found)
+	for _, t := range found.Tools {
+		fmt.Println(t.Name)
+	}
+	// Output:
+	// export_invoices
+	// void_invoice
 }

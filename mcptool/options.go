@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -58,11 +59,12 @@ type registryConfig struct {
 	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
-	listAll       bool          // ListAllTools (auth.go)
-	listTTL       time.Duration // ListTTL (listcache.go)
-	group         string        // Group: the default group (discovery.go)
-	discovery     bool          // Discovery
-	eager         []string      // Discovery: the tools always listed, by name
+	listAll       bool                                                 // ListAllTools (auth.go)
+	listTTL       time.Duration                                        // ListTTL (listcache.go)
+	group         string                                               // Group: the default group (discovery.go)
+	discovery     bool                                                 // Discovery
+	eager         []string                                             // Discovery: the tools always listed, by name
+	embed         func(context.Context, []string) ([][]float32, error) // SearchEmbedder (semantic.go)
 }
 
 type toolOption func(*toolConfig)

@@ -13,8 +13,9 @@ import (
 
 // maxSurface bounds the lines of `go doc -short ./mcptool` (issue 29: a
 // small surface, one way to do each thing). Before a public name is added,
-// look for one to remove.
-const maxSurface = 80
+// look for one to remove. 81: SearchEmbedder (issue 36), for which none
+// was found: each other name is the one way to do its thing.
+const maxSurface = 81
 
 // surfaceLines lists what `go doc -short` prints for the package in dir:
 // one line per exported const and var declaration, function and type, and

@@ -226,11 +226,11 @@ func Register(reg *mcptool.Registry, methods []Method) error {
 	return nil
 }
 
-// NewRegistry returns a registry of methods: in discovery mode when
-// discovery is set. Its types are made at run time, so it keeps their
-// plans in a cache of its own.
-func NewRegistry(methods []Method, discovery bool) (*mcptool.Registry, error) {
-	opts := []mcptool.RegistryOption{mcptool.PlanCache(&mcpreflect.Cache{}), mcptool.NoDescription()}
+// NewRegistry returns a registry of methods, with more options: in
+// discovery mode when discovery is set. Its types are made at run time, so
+// it keeps their plans in a cache of its own.
+func NewRegistry(methods []Method, discovery bool, more ...mcptool.RegistryOption) (*mcptool.Registry, error) {
+	opts := append([]mcptool.RegistryOption{mcptool.PlanCache(&mcpreflect.Cache{}), mcptool.NoDescription()}, more...)
 	if discovery {
 		opts = append(opts, mcptool.Discovery())
 	}

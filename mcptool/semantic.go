@@ -1,0 +1,190 @@
+package mcptool
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/toolsearch"
+)
+
+// Semantic ranking (docs/discovery.md): words alone miss a query that says
+// what a tool does in other words ("merge several objects" for a tool that
+// concatenates them). With SearchEmbedder, the lexical ranker still picks
+// the candidates and the first hit, which it gets right most often; the
+// other candidates are ordered by their lexical score and the cosine of
+// their vectors with the query's.
+
+// SearchEmbedder makes search_tools, and a tools/list with a query, rank by
+// meaning as well as by words. embed returns one vector per text, all of
+// one length: a sentence-embedding model of the server's choosing (a local
+// model, or an API). The tools' texts (name, title, description) are
+// embedded once per change of the registry's tools, in batches of at most
+// 64, by the first search after it; each search embeds its query. The
+// lexical ranker's first hit stays first; the rest of its best 20 are
+// ordered by their lexical score, as a share of the best of them, plus 3 ×
+// the cosine of the tool's vector and the query's. Until the tools are
+// embedded, and for a search whose embedding fails (logged), tools are
+// ranked by words alone.
+func SearchEmbedder(embed func(ctx context.Context, texts []string) ([][]float32, error)) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.embed = embed })
+}
+
+// Semantic ranking's settings: how many lexical candidates it reorders, how
+// much the cosine weighs against the lexical share, how many texts go in
+// one call of the embedder, and how long after a failed embedding of the
+// tools the next search tries again.
+const (
+	semanticCandidates = 20
+	semanticWeight     = 3.0
+	embedBatch         = 64
+	embedRetry         = 30 * time.Second
+)
+
+// toolVectors are the embedded texts of one snapshot's searchable tools.
+type toolVectors struct {
+	mu     sync.Mutex // held while embedding: a search that finds it held ranks by words
+	vecs   [][]float32
+	failed time.Time // of the last failed embedding, for embedRetry
+}
+
+// vectors returns the unit vectors of v's tools, by v.docs position,
+// embedding them if need be; nil when they are not (yet) available.
+func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
+	tv := &v.vecs
+	if !tv.mu.TryLock() {
+		return nil // another search is embedding them
+	}
+	defer tv.mu.Unlock()
+	if tv.vecs != nil || time.Since(tv.failed) < embedRetry {
+		return tv.vecs
+	}
+	texts := make([]string, len(v.docs))
+	for i, t := range v.docs {
+		texts[i] = embedText(t.name, t.def.Title, t.def.Description)
+	}
+	vecs := make([][]float32, 0, len(texts))
+	for batch := range slices.Chunk(texts, embedBatch) {
+		got, err := r.embed(ctx, batch)
+		if err != nil {
+			if ctx.Err() == nil {
+				tv.failed = time.Now()
+			}
+			r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
+			return nil
+		}
+		vecs = append(vecs, got...)
+	}
+	tv.vecs = vecs
+	return vecs
+}
+
+// embed calls the embedder, and checks that it returned a vector of the
+// length of the others for each text; the vectors it returns are of unit
+// length (zero vectors stay zero).
+func (r *Registry) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	got, err := r.cfg.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(got) != len(texts) {
+		return nil, fmt.Errorf("the embedder returned %d vectors for %d texts", len(got), len(texts))
+	}
+	for i, x := range got {
+		if len(x) == 0 || len(x) != len(got[0]) {
+			return nil, fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(got[0]), len(x))
+		}
+		got[i] = unit(x)
+	}
+	return got, nil
+}
+
+// rankByMeaning orders hits, the lexical ranker's best, as SearchEmbedder
+// says, and returns the first limit.
+func (r *Registry) rankByMeaning(ctx context.Context, v *catalogIndex, query string, hits []toolsearch.Hit, limit int) []toolsearch.Hit {
+	if len(hits) <= 2 {
+		return hits[:min(limit, len(hits))]
+	}
+	vecs := r.vectors(ctx, v)
+	if vecs == nil {
+		return hits[:min(limit, len(hits))]
+	}
+	q, err := r.embed(ctx, []string{query})
+	if err == nil && len(q[0]) != len(vecs[0]) {
+		err = fmt.Errorf("the embedder returned a query vector of %d numbers, and tool vectors of %d", len(q[0]), len(vecs[0]))
+	}
+	if err != nil {
+		r.cfg.logger.WarnContext(ctx, "mcptool: embedding a search_tools query failed; ranking by words", "err", err)
+		return hits[:min(limit, len(hits))]
+	}
+	rest := hits[1:]
+	best := rest[0].Score // the rest are sorted: the best of them
+	if best <= 0 {
+		return hits[:min(limit, len(hits))]
+	}
+	for i, h := range rest {
+		rest[i].Score = h.Score/best + semanticWeight*dot(q[0], vecs[h.Doc])
+	}
+	slices.SortFunc(rest, func(a, b toolsearch.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return strings.Compare(v.docs[a.Doc].name, v.docs[b.Doc].name)
+	})
+	return hits[:min(limit, len(hits))]
+}
+
+// embedText is what the embedder reads of a tool: the words of its name
+// (gmail_users_getProfile: gmail users get profile), its title and its
+// description.
+func embedText(name, title, description string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, c := range name {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			c = ' '
+		case unicode.IsUpper(c) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(c))
+		prev = c
+	}
+	for _, s := range []string{title, description} {
+		if s = strings.TrimSpace(s); s != "" {
+			b.WriteString(". ")
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+func unit(x []float32) []float32 {
+	var n float64
+	for _, f := range x {
+		n += float64(f) * float64(f)
+	}
+	if n == 0 {
+		return x
+	}
+	out := make([]float32, len(x))
+	s := 1 / math.Sqrt(n)
+	for i, f := range x {
+		out[i] = float32(float64(f) * s)
+	}
+	return out
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
