@@ -25,8 +25,9 @@ import (
 // meaning as well as by words. embed returns one vector per text, all of
 // one length: a sentence-embedding model of the server's choosing (a local
 // model, or an API). The tools' texts (name, title, description) are
-// embedded once per change of the registry's tools, in batches of at most
-// 64, by the first search after it; each search embeds its query. The
+// embedded by the first search, in batches of at most 64; after a change of
+// the registry's tools, the first search embeds the texts that are new;
+// each search embeds its query. The
 // lexical ranker's first hit stays first; the rest of its best 20 are
 // ordered by their lexical score, as a share of the best of them, plus 3 ×
 // the cosine of the tool's vector and the query's. Until the tools are
@@ -46,6 +47,13 @@ const (
 	embedBatch         = 64
 	embedRetry         = 30 * time.Second
 )
+
+// vectorCache keeps the vectors of the last snapshot embedded, by text: a
+// change embeds only the tools whose text is new.
+type vectorCache struct {
+	mu     sync.Mutex
+	byText map[string][]float32
+}
 
 // toolVectors are the embedded texts of one snapshot's searchable tools.
 type toolVectors struct {
@@ -69,8 +77,22 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 	for i, t := range v.docs {
 		texts[i] = embedText(t.name, t.def.Title, t.def.Description)
 	}
-	vecs := make([][]float32, 0, len(texts))
-	for batch := range slices.Chunk(texts, embedBatch) {
+	r.vecs.mu.Lock()
+	known := r.vecs.byText
+	r.vecs.mu.Unlock()
+	byText := make(map[string][]float32, len(texts))
+	var fresh []string
+	for _, text := range texts {
+		if _, dup := byText[text]; dup {
+			continue
+		}
+		vec, ok := known[text]
+		byText[text] = vec
+		if !ok {
+			fresh = append(fresh, text)
+		}
+	}
+	for batch := range slices.Chunk(fresh, embedBatch) {
 		got, err := r.embed(ctx, batch)
 		if err != nil {
 			if ctx.Err() == nil {
@@ -79,8 +101,28 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 			r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
 			return nil
 		}
-		vecs = append(vecs, got...)
+		for i, text := range batch {
+			byText[text] = got[i]
+		}
 	}
+	vecs := make([][]float32, len(texts))
+	for i, text := range texts {
+		vecs[i] = byText[text]
+	}
+	for _, x := range vecs {
+		if len(x) != len(vecs[0]) { // the embedder changed its vectors' length since the last snapshot
+			r.vecs.mu.Lock()
+			r.vecs.byText = nil
+			r.vecs.mu.Unlock()
+			tv.failed = time.Now()
+			r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words",
+				"err", fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(vecs[0]), len(x)))
+			return nil
+		}
+	}
+	r.vecs.mu.Lock()
+	r.vecs.byText = byText
+	r.vecs.mu.Unlock()
 	tv.vecs = vecs
 	return vecs
 }

@@ -128,7 +128,44 @@ func TestSearchEmbedderReembedsOnChange(t *testing.T) {
 	search(t, c, map[string]any{"query": "scrap an invoice"})
 	calls := m.calledWith()
 	require.Len(t, calls, 4)
-	assert.Len(t, calls[2], 5, "a new tool: the tools are embedded again")
+	assert.Equal(t, []string{"remove user. Removes a person's account."}, calls[2], "a new tool: only its text is embedded")
+
+	// A removed tool's vector is forgotten: added back, it is embedded again.
+	reg.Remove("remove_user")
+	search(t, c, map[string]any{"query": "scrap an invoice"})
+	require.NoError(t, mcptool.Add(reg, "remove_user", func(context.Context, struct{}) (string, error) { return "", nil },
+		mcptool.Description("Removes a person's account.")))
+	search(t, c, map[string]any{"query": "scrap an invoice"})
+	calls = m.calledWith()
+	require.Len(t, calls, 7, "the query twice, the returning tool once")
+	assert.Equal(t, []string{"remove user. Removes a person's account."}, calls[5])
+}
+
+// An embedder whose vectors change length between snapshots (another
+// model) is refused as one that fails: the search ranks by words.
+func TestSearchEmbedderChangesLength(t *testing.T) {
+	m := &meaning{}
+	long := false
+	embed := func(ctx context.Context, texts []string) ([][]float32, error) {
+		out, err := m.embed(ctx, texts)
+		if long {
+			for i := range out {
+				out[i] = append(out[i], 1)
+			}
+		}
+		return out, err
+	}
+	var log bytes.Buffer
+	reg := invoices(t, mcptool.SearchEmbedder(embed), mcptool.Logger(slog.New(slog.NewTextHandler(&log, nil))))
+	c := mcptest.Client(t, reg)
+	query := map[string]any{"query": "scrap an invoice", "limit": 2}
+	assert.Equal(t, "void_invoice", foundNames(search(t, c, query))[1])
+	long = true
+	require.NoError(t, mcptool.Add(reg, "remove_user", func(context.Context, struct{}) (string, error) { return "", nil },
+		mcptool.Description("Removes a person's account.")))
+	words := foundNames(search(t, mcptest.Client(t, invoices(t)), query))
+	assert.Equal(t, words, foundNames(search(t, c, query)))
+	assert.Contains(t, log.String(), "vectors of 7 and 8 numbers")
 }
 
 func TestSearchEmbedderBatches(t *testing.T) {
