@@ -49,7 +49,8 @@ const (
 )
 
 // vectorCache keeps the vectors of the last snapshot embedded, by text: a
-// change embeds only the tools whose text is new.
+// change embeds only the tools whose text is new, and an embedding that
+// failed half way resumes where it stopped.
 type vectorCache struct {
 	mu     sync.Mutex
 	byText map[string][]float32
@@ -95,6 +96,7 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 	for batch := range slices.Chunk(fresh, embedBatch) {
 		got, err := r.embed(ctx, batch)
 		if err != nil {
+			r.vecs.keep(byText) // the batches embedded so far count next time
 			if ctx.Err() == nil {
 				tv.failed = time.Now()
 			}
@@ -120,11 +122,22 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 			return nil
 		}
 	}
-	r.vecs.mu.Lock()
-	r.vecs.byText = byText
-	r.vecs.mu.Unlock()
+	r.vecs.keep(byText)
 	tv.vecs = vecs
 	return vecs
+}
+
+// keep makes the vectors of byText that are known (not nil) the cache's.
+func (c *vectorCache) keep(byText map[string][]float32) {
+	kept := make(map[string][]float32, len(byText))
+	for text, vec := range byText {
+		if vec != nil {
+			kept[text] = vec
+		}
+	}
+	c.mu.Lock()
+	c.byText = kept
+	c.mu.Unlock()
 }
 
 // embed calls the embedder, and checks that it returned a vector of the
