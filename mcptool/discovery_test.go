@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -321,4 +322,29 @@ func TestDiscoveryListQuery(t *testing.T) {
 		listed = append(listed, tl.(map[string]any)["name"].(string))
 	}
 	assert.Equal(t, "call_tool call_write_tool get_invoice search_tools", strings.Join(listed, " "))
+}
+
+// TestDiscoveryListQueryStdio: a tools/list with SEP-1821's query over
+// stdio, a 2025-11-25 session, raw lines: StdioTransport lifts the query
+// wherever the message puts its method, and a tools/call whose arguments
+// hold a "query" is a call as any other.
+func TestDiscoveryListQueryStdio(t *testing.T) {
+	reg := discoveryRegistry(t)
+	p := runStdio(t, reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil))
+	p.initialize(`{}`)
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"query":"money back for an invoice"}}`,
+		`{"params":{"query":"money back for an invoice"},"id":2,"jsonrpc":"2.0","method":"tools/list"}`,
+	} {
+		p.send(line)
+		m := p.recv()
+		require.Equal(t, float64(i+1), m["id"], "%v", m)
+		tools := m["result"].(map[string]any)["tools"].([]any)
+		require.NotEmpty(t, tools, "%v", m)
+		assert.Equal(t, "refund_invoice", tools[0].(map[string]any)["name"], "line %d", i+1)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_users","arguments":{"name":"ann"},"query":"x"}}`)
+	m := p.recv()
+	require.Equal(t, float64(3), m["id"])
+	assert.Contains(t, fmt.Sprint(m["result"]), "users ann")
 }

@@ -1,6 +1,7 @@
 package sdkpatch
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/buger/jsonparser"
@@ -20,10 +21,14 @@ import (
 
 // LiftParam moves params.<param> of msg, a JSON-RPC message, into
 // params._meta[metaKey] when msg's method is method; any other message is
-// returned as it is, and a message without params.<param> costs a scan
-// that allocates nothing. So is a message whose _meta is neither an object
-// nor null.
+// returned as it is, and costs a scan for its method (a message of method,
+// without params.<param>, a second scan), which allocates nothing. So is a
+// message whose _meta is neither an object nor null.
 func LiftParam(msg []byte, method, param, metaKey string) []byte {
+	raw, typ, _, err := jsonparser.Get(msg, "method")
+	if err != nil || typ != jsonparser.String || bytes.IndexByte(raw, '\\') < 0 && string(raw) != method {
+		return msg // an escaped method name is compared once decoded, below
+	}
 	if _, _, _, err := jsonparser.Get(msg, "params", param); err != nil {
 		return msg
 	}
@@ -41,7 +46,6 @@ func LiftParam(msg []byte, method, param, metaKey string) []byte {
 		return msg
 	}
 	delete(params, param)
-	var err error
 	if top["params"], err = json.Marshal(params); err != nil {
 		return msg
 	}

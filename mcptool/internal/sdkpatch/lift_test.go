@@ -2,6 +2,7 @@ package sdkpatch
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,6 +23,12 @@ func TestLiftParam(t *testing.T) {
 			`{"_meta":{"io.mcpgen/task-param":{}},"name":"t"}`},
 		{"_meta not an object", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{},"_meta":[1]}}`, ""},
 		{"other method", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"task":{}}}`, ""},
+		{"method last", `{"jsonrpc":"2.0","id":1,"params":{"name":"t","task":{"ttl":5}},"method":"tools/call"}`,
+			`{"_meta":{"io.mcpgen/task-param":{"ttl":5}},"name":"t"}`},
+		{"method escaped", `{"jsonrpc":"2.0","id":1,"method":"tools\/call","params":{"name":"t","task":{"ttl":5}}}`,
+			`{"_meta":{"io.mcpgen/task-param":{"ttl":5}},"name":"t"}`},
+		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":1,"params":{"name":"t","task":{}}}`, ""},
+		{"no method", `{"jsonrpc":"2.0","id":1,"result":{"task":{}}}`, ""},
 		{"no param", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}`, ""},
 		{"not JSON", `{"params":{"task":{}}`, ""},
 	} {
@@ -59,11 +66,21 @@ func TestLiftParam(t *testing.T) {
 	}
 }
 
-// A message without the param (nearly every one) costs a scan only.
+// A message without the param (nearly every one) costs a scan only, and a
+// message of another method never reads its params: a tools/call whose
+// arguments hold a "query" is not scanned for tools/list's.
 func TestLiftParamAllocatesNothingWithoutTheParam(t *testing.T) {
 	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3]},"_meta":{"k":1}}}`)
 	if n := testing.AllocsPerRun(100, func() { LiftParam(msg, "tools/call", "task", "k") }); n != 0 {
 		t.Errorf("%v allocations per message without the param, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { LiftParam(msg, "tools/list", "query", "k") }); n != 0 {
+		t.Errorf("%v allocations per message of another method, want 0", n)
+	}
+	// A params.query that is not tools/list's stays where it is.
+	other := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{"query":"x"}}`)
+	if out := LiftParam(other, "tools/list", "query", "k"); string(out) != string(other) {
+		t.Errorf("changed to %s", out)
 	}
 }
 
@@ -92,16 +109,20 @@ func TestSetMetaDropMeta(t *testing.T) {
 }
 
 func BenchmarkLiftParam(b *testing.B) {
-	for _, bc := range []struct{ name, msg string }{
-		{"without", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"_meta":{"progressToken":7}}}`},
-		{"with", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"task":{"ttl":60000}}}`},
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"rows":[` +
+		strings.Repeat(`{"id":1,"text":"some text"},`, 4000) + `{}]}}}`
+	for _, bc := range []struct{ name, msg, method, param string }{
+		{"without", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"_meta":{"progressToken":7}}}`, "tools/call", "task"},
+		{"with", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2,3],"b":"some text"},"task":{"ttl":60000}}}`, "tools/call", "task"},
+		// What StdioTransport's lift of tools/list's query costs a large tools/call.
+		{"other method, 100 KB", big, "tools/list", "query"},
 	} {
 		msg := []byte(bc.msg)
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(msg)))
 			for b.Loop() {
-				LiftParam(msg, "tools/call", "task", "io.mcpgen/task-param")
+				LiftParam(msg, bc.method, bc.param, "io.mcpgen/task-param")
 			}
 		})
 	}
