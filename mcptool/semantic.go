@@ -27,12 +27,11 @@ import (
 // model, or an API). The tools' texts (name, title, description) are
 // embedded by the first search, in batches of at most 64; after a change of
 // the registry's tools, the first search embeds the texts that are new;
-// each search embeds its query. The
-// lexical ranker's first hit stays first; the rest of its best 20 are
-// ordered by their lexical score, as a share of the best of them, plus 3 ×
-// the cosine of the tool's vector and the query's. Until the tools are
-// embedded, and for a search whose embedding fails (logged), tools are
-// ranked by words alone.
+// each search embeds its query. The lexical ranker's first hit stays first;
+// the rest of its best 20 are ordered by their lexical score, as a share of
+// the best of them, plus 3 × the cosine of the tool's vector and the
+// query's. Until the tools are embedded, and for a search whose embedding
+// fails (logged), tools are ranked by words alone.
 func SearchEmbedder(embed func(ctx context.Context, texts []string) ([][]float32, error)) RegistryOption {
 	return registryOption(func(c *registryConfig) { c.embed = embed })
 }
