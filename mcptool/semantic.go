@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/toolsearch"
 )
@@ -96,11 +95,7 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 		got, err := r.embed(ctx, batch)
 		if err != nil {
 			r.vecs.keep(byText) // the batches embedded so far count next time
-			if ctx.Err() == nil {
-				tv.failed = time.Now()
-			}
-			r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
-			return nil
+			return tv.fail(ctx, r, err)
 		}
 		for i, text := range batch {
 			byText[text] = got[i]
@@ -112,18 +107,23 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 	}
 	for _, x := range vecs {
 		if len(x) != len(vecs[0]) { // the embedder changed its vectors' length since the last snapshot
-			r.vecs.mu.Lock()
-			r.vecs.byText = nil
-			r.vecs.mu.Unlock()
-			tv.failed = time.Now()
-			r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words",
-				"err", fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(vecs[0]), len(x)))
-			return nil
+			r.vecs.keep(nil) // the next attempt embeds every tool
+			return tv.fail(ctx, r, fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(vecs[0]), len(x)))
 		}
 	}
 	r.vecs.keep(byText)
 	tv.vecs = vecs
 	return vecs
+}
+
+// fail records a failed embedding of the tools (one cut short by its
+// request's end is tried again at once), logs it, and returns no vectors.
+func (tv *toolVectors) fail(ctx context.Context, r *Registry, err error) [][]float32 {
+	if ctx.Err() == nil {
+		tv.failed = time.Now()
+	}
+	r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
+	return nil
 }
 
 // keep makes the vectors of byText that are known (not nil) the cache's.
@@ -198,25 +198,13 @@ func (r *Registry) rankByMeaning(ctx context.Context, v *catalogIndex, query str
 // (gmail_users_getProfile: gmail users get profile), its title and its
 // description.
 func embedText(name, title, description string) string {
-	var b strings.Builder
-	prev := rune(0)
-	for _, c := range name {
-		switch {
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			c = ' '
-		case unicode.IsUpper(c) && unicode.IsLower(prev):
-			b.WriteByte(' ')
-		}
-		b.WriteRune(unicode.ToLower(c))
-		prev = c
-	}
+	parts := []string{humanize(name)}
 	for _, s := range []string{title, description} {
 		if s = strings.TrimSpace(s); s != "" {
-			b.WriteString(". ")
-			b.WriteString(s)
+			parts = append(parts, s)
 		}
 	}
-	return b.String()
+	return strings.Join(parts, ". ")
 }
 
 func unit(x []float32) []float32 {
