@@ -21,10 +21,12 @@ const (
 	// removed tool, a scope the tool now requires.
 	Breaking Class = "breaking"
 	// Security changes are those a client that approved (pinned) the tool
-	// must approve again: the tool became destructive, stopped being
-	// read-only or idempotent, reaches the open world, no longer asks for
-	// confirmation, needs fewer scopes (callers that could not call it now
-	// can), or says something new to the model (title, description, an
+	// must approve again: any of the hints readOnly, destructive,
+	// idempotent and openWorld flipped, either way (clients decide by them
+	// what runs without asking: a tool no longer destructive, or now
+	// read-only, is one a host may run unasked), the tool no longer asks
+	// for confirmation, needs fewer scopes (callers that could not call it
+	// now can), or says something new to the model (title, description, an
 	// argument's description).
 	Security Class = "security-relevant"
 	// Loosened changes let through arguments that were refused: a widened
@@ -36,8 +38,9 @@ const (
 	// listed apart for a reviewer; mcpgen diff -fail-on-loosened fails on
 	// them.
 	Loosened Class = "guard-loosened"
-	// Compatible changes are the rest: new tools, changed defaults, hints
-	// flipped toward safety, task support made optional.
+	// Compatible changes are the rest: new tools, changed defaults, a
+	// confirmation now asked, task support made optional, a tool moved
+	// between groups or made eager.
 	Compatible Class = "compatible"
 )
 
@@ -154,27 +157,39 @@ func firstErr(errs ...error) error {
 	return nil
 }
 
-// hints classes each hint that flipped: toward danger is security-relevant.
+// hints classes each hint that flipped. Clients decide by the four MCP
+// hints whether a call runs without asking (a read-only tool), is retried
+// (an idempotent one) or needs the user's approval (a destructive or open
+// world one), so a flip of any of them, either way, changes what a client
+// does unasked: security-relevant. A tool that stops being destructive is
+// one a host may now run without asking; one that becomes read-only, one it
+// may run unseen. Only confirm, which the server enforces itself, is
+// compatible when gained.
 func (d *differ) hints(o, a *Tool) {
-	flip := func(name string, before, after, dangerous bool, gone, came string) {
-		if before == after {
-			return
+	flip := func(name string, before, after bool, gone, came string) {
+		if before != after {
+			msg := gone
+			if after {
+				msg = came
+			}
+			d.add(Security, "hints."+name, "%s", msg)
 		}
-		c := Compatible
-		if after == dangerous {
-			c = Security
-		}
-		msg := gone
-		if after {
-			msg = came
-		}
-		d.add(c, "hints."+name, "%s", msg)
 	}
-	flip("destructive", o.Hints.Destructive, a.Hints.Destructive, true, "no longer destructive", "now destructive: it may delete or overwrite data")
-	flip("readOnly", o.Hints.ReadOnly, a.Hints.ReadOnly, false, "no longer read-only: it may change its environment", "now read-only")
-	flip("idempotent", o.Hints.Idempotent, a.Hints.Idempotent, false, "no longer idempotent: calling it again may have further effect", "now idempotent")
-	flip("openWorld", o.Hints.OpenWorld, a.Hints.OpenWorld, true, "no longer reaches the open world", "now reaches the open world (systems outside the server)")
-	flip("confirm", o.Hints.Confirm, a.Hints.Confirm, false, "no longer asks the user before it runs", "now asks the user before it runs")
+	flip("destructive", o.Hints.Destructive, a.Hints.Destructive,
+		"no longer destructive: clients may now run it without asking", "now destructive: it may delete or overwrite data")
+	flip("readOnly", o.Hints.ReadOnly, a.Hints.ReadOnly,
+		"no longer read-only: it may change its environment", "now read-only: clients may now run it without asking")
+	flip("idempotent", o.Hints.Idempotent, a.Hints.Idempotent,
+		"no longer idempotent: calling it again may have further effect", "now idempotent: clients may now retry it")
+	flip("openWorld", o.Hints.OpenWorld, a.Hints.OpenWorld,
+		"no longer reaches the open world: clients may stop asking before it runs", "now reaches the open world (systems outside the server)")
+	if o.Hints.Confirm != a.Hints.Confirm {
+		if a.Hints.Confirm {
+			d.add(Compatible, "hints.confirm", "now asks the user before it runs")
+		} else {
+			d.add(Security, "hints.confirm", "no longer asks the user before it runs")
+		}
+	}
 	if o.Hints.Task != a.Hints.Task {
 		c := Compatible
 		if a.Hints.Task == "required" || o.Hints.Task != "" && a.Hints.Task == "" {
