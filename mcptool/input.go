@@ -8,7 +8,6 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -368,18 +367,6 @@ func (r *Registry) aead() (cipher.AEAD, error) {
 		return nil, err
 	}
 	return cipher.NewGCM(block)
-}
-
-func argsDigest(args json.RawMessage) []byte {
-	var v any
-	canon := []byte(args)
-	if len(args) > 0 && json.Unmarshal(args, &v) == nil {
-		if b, err := json.Marshal(v); err == nil {
-			canon = b
-		}
-	}
-	sum := sha256.Sum256(canon)
-	return sum[:]
 }
 
 func (r *Registry) sealState(tool string, args json.RawMessage, subject string, answers map[string]json.RawMessage, asked []string) (string, error) {

@@ -376,3 +376,54 @@ func TestRequestStateIsItsCallers(t *testing.T) {
 	require.False(t, res.NeedsInput(), "%+v", res)
 	assert.EqualValues(t, 1, runs.Load())
 }
+
+// TestRequestStateExactArguments: the third attack round's finding 5. The
+// state was bound to the arguments as float64 read them, so a confirmation
+// of delete_page 2^53 ran delete_page 2^53+1, which the tool's int64 tells
+// apart. A state presented with other arguments is the documented protocol
+// error, on every path, and the tool does not run.
+func TestRequestStateExactArguments(t *testing.T) {
+	type pageID struct {
+		ID int64 `json:"id"`
+	}
+	for _, kind := range []transportKind{inMemory, overHTTP} {
+		t.Run(kind.String(), func(t *testing.T) {
+			var ran []int64
+			var mu sync.Mutex
+			reg := mcptool.NewRegistry()
+			require.NoError(t, mcptool.Add(reg, "delete_page", func(ctx context.Context, a pageID) (string, error) {
+				mu.Lock()
+				ran = append(ran, a.ID)
+				mu.Unlock()
+				return "deleted", nil
+			}, mcptool.Description("Deletes a page."), mcptool.Confirm()))
+			cs := connect(t, kind, reg, "", &mcp.ClientOptions{
+				MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
+			}, nil)
+			call := func(id int64, state string, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
+				return cs.CallTool(context.Background(), &mcp.CallToolParams{
+					Name: "delete_page", Arguments: map[string]any{"id": id}, RequestState: state, InputResponses: answers,
+				})
+			}
+			first, err := call(1<<53, "", nil)
+			require.NoError(t, err)
+			require.True(t, first.NeedsInput(), "%+v", first)
+
+			_, err = call(1<<53+1, first.RequestState, accept)
+			require.Error(t, err, "a state issued for id 2^53 presented with 2^53+1")
+			assert.Contains(t, err.Error(), "invalid requestState: issued for another call")
+			mu.Lock()
+			assert.Empty(t, ran, "the tool ran for another id")
+			mu.Unlock()
+
+			// The state still confirms the call it was issued for.
+			res, err := call(1<<53, first.RequestState, accept)
+			require.NoError(t, err)
+			require.False(t, res.IsError, "%v", res.Content)
+			mu.Lock()
+			assert.Equal(t, []int64{1 << 53}, ran)
+			mu.Unlock()
+		})
+	}
+}
