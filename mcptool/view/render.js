@@ -1,11 +1,11 @@
 // mcpgenView.show(result, el[, schema]): renders a tool result into el, guided by the
 // tool's output schema when there is one (the default view embeds it): an object as
 // labelled fields (titles and descriptions from the schema), an array of objects as a
-// table that sorts and filters, numbers with their units, images and links shown,
-// nested objects collapsible. Values only ever become text (textContent) or the src
-// and href of elements made here: never markup. A result that carries the HTML a
-// template view rendered on the server (_meta["mcpgen/html"], escaped there by
-// html/template) shows that.
+// table that sorts and filters, an array of strings or numbers as a list, numbers with
+// their units, images and links shown, nested objects collapsible. Values only ever
+// become text (textContent) or the src and href of elements made here: never markup.
+// A result that carries the HTML a template view rendered on the server
+// (_meta["mcpgen/html"], escaped there by html/template) shows that.
 (function () {
   "use strict";
   var view = window.mcpgenView;
@@ -164,8 +164,19 @@
     return dl;
   }
 
+  // isList reports whether v is an array of plain values (strings, numbers, ...):
+  // shown as a list, in a field as in a table's cell.
+  function isList(v) {
+    return (
+      Array.isArray(v) &&
+      v.every(function (x) {
+        return x === null || typeof x !== "object";
+      })
+    );
+  }
   function cellText(v) {
     if (v === null || v === undefined) return "";
+    if (isList(v)) return v.map(cellText).join(", ");
     if (typeof v === "object") return JSON.stringify(v);
     return String(v);
   }
@@ -197,7 +208,8 @@
     var scroll = el("div", "scroll");
     var t = el("table");
     t.id = id;
-    if (label) t.appendChild(el("caption", "", label));
+    // Named for assistive technology only: the summary above it shows the name.
+    if (label) t.setAttribute("aria-label", label);
     var thead = el("thead");
     var hr = el("tr");
     var tbody = el("tbody");
@@ -207,7 +219,7 @@
         var td = el("td");
         var cs = resolve(props[c] || {}, ctx.root);
         var v = r[c];
-        if (v !== null && typeof v === "object") td.textContent = cellText(v);
+        if (v !== null && typeof v === "object" && !isList(v)) td.textContent = cellText(v);
         else td.appendChild(value(v, cs, { root: ctx.root, value: r }, c));
         if (typeof v === "number") td.className = "num";
         tr.appendChild(td);
@@ -305,7 +317,15 @@
       into.appendChild(fragment(meta[META]));
     } else if (result.structuredContent !== undefined && result.structuredContent !== null) {
       var root = schema || {};
-      into.appendChild(value(result.structuredContent, root, { root: root, value: result.structuredContent }));
+      var sc = result.structuredContent;
+      // A result that is not an object comes wrapped, {"result": value}: the page's
+      // heading names it, so the value shows on its own.
+      var own = root.properties || { result: {} };
+      if (isObject(sc) && Object.keys(sc).length === 1 && "result" in sc && Object.keys(own).length === 1 && own.result) {
+        into.appendChild(value(sc.result, own.result, { root: root, value: sc }));
+      } else {
+        into.appendChild(value(sc, root, { root: root, value: sc }));
+      }
       var extra = el("div", "extra");
       content(
         (result.content || []).filter(function (b) {

@@ -79,11 +79,14 @@ type View struct {
 
 // Default is the view derived from the tool's output schema: an object as
 // labelled fields (titles and descriptions from the schema), an array of
-// objects as a table that sorts and filters, numbers with their units (the
-// schema's x-unit, or what the description says after "in": "in percent",
-// or the path of a field that holds the unit, "in units.temperature"),
-// images and links shown, nested objects collapsible; light or dark as the
-// host says. The `mcp:"view"` tag gives a tool this view.
+// objects as a table that sorts and filters, an array of strings or numbers
+// as a list (in a table's cell too), numbers with their units (the schema's
+// x-unit, or what the description says after "in": "in percent", or the
+// path of a field that holds the unit, "in units.temperature"), images and
+// links shown, nested objects collapsible; light or dark as the host says.
+// A result that is not an object (sent as {"result": value}) shows under
+// the page's heading, the tool's title, unnamed. The `mcp:"view"` tag gives
+// a tool this view.
 func Default() *View { return &View{kind: derived, ann: annotations.View{Page: true}} }
 
 // Template is a view whose HTML is t executed with each result's Go value,
