@@ -212,25 +212,34 @@ func (a *authHTTP) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // a CORS preflight carries no credentials
 			return
 		}
-		token, ok := bearer(r)
-		if !ok {
-			a.challenge(w, http.StatusUnauthorized, "", a.neededScope(r), "a bearer token is required")
+		token, dpop, ok := a.bearer(r)
+		switch {
+		case !ok:
+			a.challenge(w, r, http.StatusUnauthorized, "", a.neededScope(r), "an access token is required")
+			return
+		case !dpop && a.cfg.meta.DPOPBoundAccessTokensRequired:
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "this server takes only DPoP-bound access tokens")
 			return
 		}
 		ti, err := a.cfg.verify(r.Context(), token, r)
+		var ch challenger
 		switch {
+		case errors.As(err, &ch):
+			// The verifier's own challenge: a DPoP refusal (RFC 9449 §7.1).
+			a.send(w, http.StatusUnauthorized, []string{ch.WWWAuthenticate()}, a.neededScope(r), "the access token or its DPoP proof is not valid")
+			return
 		case errors.Is(err, auth.ErrInvalidToken):
-			a.challenge(w, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the bearer token is not valid")
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the access token is not valid")
 			return
 		case err != nil || ti == nil:
 			if a.logger != nil {
-				a.logger.ErrorContext(r.Context(), "mcptool: cannot verify bearer tokens", "err", err)
+				a.logger.ErrorContext(r.Context(), "mcptool: cannot verify access tokens", "err", err)
 			}
 			w.Header().Set("Retry-After", "5")
-			http.Error(w, "cannot verify the bearer token now", http.StatusServiceUnavailable)
+			http.Error(w, "cannot verify the access token now", http.StatusServiceUnavailable)
 			return
 		case tokenExpired(ti, time.Now()):
-			a.challenge(w, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the bearer token has expired")
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the access token has expired")
 			return
 		}
 		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
@@ -269,33 +278,52 @@ func (a *authHTTP) neededScope(r *http.Request) string {
 	return ""
 }
 
-// bearer returns the request's bearer token (RFC 6750 §2.1: the header
-// only; a token in the query string is refused, as OAuth 2.1 says).
-func bearer(r *http.Request) (string, bool) {
+// bearer returns the request's access token (RFC 6750 §2.1: the header
+// only; a token in the query string is refused, as OAuth 2.1 says) and
+// whether it came with the DPoP scheme (RFC 9449 §7.1), which is taken
+// only when the resource metadata announces DPoP (dpopOn). The scheme's
+// case does not matter.
+func (a *authHTTP) bearer(r *http.Request) (token string, dpop, ok bool) {
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		return "", false
+	dpop = strings.EqualFold(scheme, "DPoP") && dpopOn(a.cfg.meta)
+	if !ok || !(dpop || strings.EqualFold(scheme, "Bearer")) || token == "" {
+		return "", false, false
 	}
-	return token, true
+	return token, dpop, true
 }
 
-// challenge answers with code and a WWW-Authenticate: Bearer challenge
-// (RFC 6750 §3, RFC 9728 §5.1) naming the resource metadata, so that the
-// client can find where to get a token. It is the one path of every
-// refusal of a token (401 missing, invalid or expired; 403 insufficient
-// scope): nothing else answers 401 or 403 (sdkpatch.WithTokenInfo).
-func (a *authHTTP) challenge(w http.ResponseWriter, code int, errCode, scope, msg string) {
-	params := []string{}
+// challenge answers with code and a WWW-Authenticate challenge (RFC 6750
+// §3, RFC 9728 §5.1) naming the resource metadata, so that the client can
+// find where to get a token. It is the one path of every refusal of a
+// token (401 missing, invalid or expired; 403 insufficient scope; a
+// verifier's own challenge goes through send): nothing else answers 401
+// or 403 (sdkpatch.WithTokenInfo). The scheme is Bearer, or DPoP (RFC 9449
+// §7.1, with the metadata's algs) for a request that used it and when
+// the metadata requires DPoP-bound tokens; a request without credentials
+// to a server that takes both gets both challenges.
+func (a *authHTTP) challenge(w http.ResponseWriter, r *http.Request, code int, errCode, scope, msg string) {
+	var errParam string
 	if errCode != "" {
-		params = append(params, fmt.Sprintf("error=%q", errCode))
+		errParam = fmt.Sprintf("error=%q", errCode)
 	}
-	if scope != "" {
-		params = append(params, fmt.Sprintf("scope=%q", scope))
+	meta := a.cfg.meta
+	dpop := "DPoP " + errParam
+	if algs := meta.DPOPSigningAlgValuesSupported; len(algs) > 0 {
+		if errParam != "" {
+			dpop += ", "
+		}
+		dpop += fmt.Sprintf("algs=%q", strings.Join(algs, " "))
 	}
-	params = append(params, fmt.Sprintf("resource_metadata=%q", a.metaURL))
-	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
-	http.Error(w, msg, code)
+	_, usedDPoP, _ := a.bearer(r)
+	switch {
+	case usedDPoP || meta.DPOPBoundAccessTokensRequired:
+		a.send(w, code, []string{dpop}, scope, msg)
+	case errCode == "" && dpopOn(meta):
+		a.send(w, code, []string{"Bearer", dpop}, scope, msg)
+	default:
+		a.send(w, code, []string{"Bearer " + errParam}, scope, msg)
+	}
 }
 
 // serveMetadata answers the protected resource metadata.
@@ -338,7 +366,7 @@ func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, name string) b
 	if !ok || mayCall(t, ti) {
 		return true
 	}
-	a.challenge(w, http.StatusForbidden, "insufficient_scope", strings.Join(t.pol.scopes, " "),
+	a.challenge(w, r, http.StatusForbidden, "insufficient_scope", strings.Join(t.pol.scopes, " "),
 		fmt.Sprintf("tool %s needs the scopes %s", t.name, strings.Join(t.pol.scopes, " ")))
 	return false
 }

@@ -40,3 +40,31 @@ func TestWithTokenInfoNeverRefuses(t *testing.T) {
 		}
 	}
 }
+
+// go-sdk's RequireBearerToken refuses the DPoP scheme (RFC 9449) with a bare
+// 401; WithTokenInfo passes it, the request's own headers untouched.
+func TestWithTokenInfoOtherSchemes(t *testing.T) {
+	ti := &auth.TokenInfo{UserID: "ada", Expiration: time.Now().Add(time.Hour)}
+	serve := func(mw func(http.Handler) http.Handler, authz string) (int, *auth.TokenInfo, string) {
+		var got *auth.TokenInfo
+		var seen string
+		h := mw(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+			got, seen = auth.TokenInfoFromContext(r.Context()), r.Header.Get("Authorization")
+		}))
+		req := httptest.NewRequest("POST", "/", nil)
+		req.Header.Set("Authorization", authz)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code, got, seen
+	}
+	code, _, _ := serve(auth.RequireBearerToken(func(context.Context, string, *http.Request) (*auth.TokenInfo, error) { return ti, nil }, nil), "DPoP t")
+	if code != http.StatusUnauthorized {
+		t.Fatalf("go-sdk answers the DPoP scheme %d; WithTokenInfo's copy may be retired", code)
+	}
+	for _, authz := range []string{"DPoP t", "dpop t", "Bearer t", "Bearer a b"} {
+		code, got, seen := serve(WithTokenInfo(func(*http.Request) *auth.TokenInfo { return ti }), authz)
+		if code != http.StatusOK || got != ti || seen != authz {
+			t.Errorf("WithTokenInfo with %q: %d, TokenInfo %v, the handler saw %q", authz, code, got, seen)
+		}
+	}
+}
