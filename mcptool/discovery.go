@@ -92,7 +92,7 @@ func (d *discovery) proxy(name string) (*tool, bool) {
 
 type searchArgs struct {
 	_     struct{} `mcp:"readOnly,openWorld=false"`
-	Query string   `json:"query,omitempty" jsonschema_description:"What you want to do, in words: e.g. refund an invoice. Empty: the list of groups."`
+	Query string   `json:"query,omitempty" jsonschema_description:"What you want to do, in words: e.g. refund an invoice. Empty: the groups, and the names of the tools in none."`
 	Group string   `json:"group,omitempty" jsonschema_description:"Only tools of this group."`
 	Limit int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50,default=5,description=How many tools at most."`
 }
@@ -104,7 +104,7 @@ type proxyArgs struct {
 
 const searchDescription = "Finds the tools of this server that do what you describe, best first, with their full definitions " +
 	"(name, description, inputSchema, annotations). Call a tool whose readOnlyHint is true with call_tool; any other with call_write_tool. " +
-	"An empty query lists the groups of tools."
+	"An empty query lists the groups of tools, and the names and titles of the tools in none."
 
 // newDiscovery builds the discovery tools of r.
 func (r *Registry) newDiscovery() (*discovery, error) {
@@ -167,7 +167,7 @@ func (r *Registry) reach(proxy string, in proxyArgs) (*tool, string) {
 		if _, own := r.disc.proxy(in.Name); own {
 			return nil, fmt.Sprintf("%s is called directly, not through %s", in.Name, proxy)
 		}
-		return nil, fmt.Sprintf("no tool is named %q: search_tools finds tools by what they do", in.Name)
+		return nil, noSuchTool(in.Name, "")
 	}
 	t := v.(*tool)
 	if proxy == callToolName && !t.def.Annotations.ReadOnlyHint {
@@ -189,8 +189,11 @@ func trimJSON(b []byte) []byte {
 // proxyRefusal is the function of a proxy: it runs only for a call route
 // did not resolve, and answers why.
 func (r *Registry) proxyRefusal(proxy string) func(context.Context, proxyArgs) (*mcp.CallToolResult, error) {
-	return func(_ context.Context, in proxyArgs) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, in proxyArgs) (*mcp.CallToolResult, error) {
 		if _, reason := r.reach(proxy, in); reason != "" {
+			if _, known := r.lookup(in.Name); !known {
+				reason = noSuchTool(in.Name, r.didYouMean(ctx, in.Name))
+			}
 			return nil, Errorf("%s", reason)
 		}
 		// Resolved, yet here: an entry that does not route proxies (Mount).
@@ -380,10 +383,10 @@ func (r *Registry) search(ctx context.Context, set *toolSet, query, group string
 	return out
 }
 
-// searchResult is what search_tools answers.
+// searchResult is what search_tools answers: the tools found (for an
+// empty query, emptyResult).
 type searchResult struct {
-	Tools  []*mcp.Tool `json:"tools,omitempty"`
-	Groups []groupInfo `json:"groups,omitempty"`
+	Tools []*mcp.Tool `json:"tools"`
 }
 
 // searchTools is search_tools' function.
@@ -396,21 +399,15 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 		in.Limit = 5
 	}
 	set := r.snapshot()
-	res := searchResult{Tools: []*mcp.Tool{}}
-	for _, t := range r.search(ctx, set, in.Query, in.Group, in.Limit, ti) {
-		res.Tools = append(res.Tools, t.def)
-	}
+	var res any
 	if strings.TrimSpace(in.Query) == "" && in.Group == "" {
-		res.Tools = nil
-		visible := r.visibleGroups(set, ti)
-		for _, g := range r.index(set).groups {
-			if visible == nil || visible[g.Name] {
-				res.Groups = append(res.Groups, g)
-			}
+		res = r.emptySearch(set, ti) // discoveryhelp.go
+	} else {
+		found := searchResult{Tools: []*mcp.Tool{}}
+		for _, t := range r.search(ctx, set, in.Query, in.Group, in.Limit, ti) {
+			found.Tools = append(found.Tools, t.def)
 		}
-		if res.Groups == nil {
-			res.Groups = []groupInfo{}
-		}
+		res = found
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
