@@ -162,7 +162,11 @@ func Add(reg *mcptool.Registry, d *Description, opts Options) error {
 	}
 	added := 0
 	for _, t := range tools {
-		if err := reg.Add(t.name, toolFunc(up, t.op), t.opts...); err != nil {
+		fn := toolFunc(up, t.op)
+		// The call needs neither the description nor the schemas (the
+		// registry keeps those): let them go.
+		t.op.op, t.op.input, t.op.output = nil, nil, nil
+		if err := reg.Add(t.name, fn, t.opts...); err != nil {
 			if added == 0 && strings.Contains(err.Error(), "chan") {
 				return fmt.Errorf("mcpopenapi.Add: the registry was not made with mcpopenapi.Types(): %w", err)
 			}
@@ -257,6 +261,7 @@ func toolFunc(up *upstream, o *operation) any {
 	}
 	ft := reflect.FuncOf([]reflect.Type{reflect.TypeFor[context.Context](), reflect.PointerTo(in)}, []reflect.Type{out, reflect.TypeFor[error]()}, false)
 	errType := reflect.TypeFor[error]()
+	structured := o.output != nil
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
 		ctx := args[0].Interface().(context.Context)
 		raw := args[1].Elem().Field(0).Interface().(arguments).raw
@@ -267,7 +272,7 @@ func toolFunc(up *upstream, o *operation) any {
 		if err != nil {
 			return fail(err)
 		}
-		if o.output == nil {
+		if !structured {
 			return []reflect.Value{reflect.ValueOf(content(r)), reflect.Zero(errType)}
 		}
 		b := r.body

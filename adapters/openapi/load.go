@@ -2,6 +2,7 @@ package mcpopenapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -40,7 +41,7 @@ func Load(ctx context.Context, pathOrURL string) (*Description, error) {
 	if !strings.HasPrefix(doc.OpenAPI, "3.0") && !strings.HasPrefix(doc.OpenAPI, "3.1") {
 		return nil, fmt.Errorf("mcpopenapi.Load %s: OpenAPI %q: only 3.0 and 3.1 are read", pathOrURL, doc.OpenAPI)
 	}
-	if err := doc.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
+	if err := check(ctx, doc); err != nil {
 		return nil, fmt.Errorf("mcpopenapi.Load %s: %w", pathOrURL, err)
 	}
 	return &Description{doc: doc, location: loc}, nil
@@ -71,4 +72,27 @@ func (d *Description) server() (string, error) {
 		u = d.location.ResolveReference(u)
 	}
 	return u.String(), nil
+}
+
+// check validates doc against its version's rules, but for two paths that
+// differ only in their templates' names ("/a/{id}" and "/a/{name}" with
+// other methods): a client never routes, so the rule does not concern it,
+// and GitHub's description breaks it.
+func check(ctx context.Context, doc *openapi3.T) error {
+	err := doc.Validate(ctx, openapi3.DisableExamplesValidation(), openapi3.EnableMultiError())
+	var me openapi3.MultiError
+	if !errors.As(err, &me) {
+		return err
+	}
+	var kept openapi3.MultiError
+	for _, e := range me {
+		var cp *openapi3.ConflictingPathsError
+		if !errors.As(e, &cp) {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
