@@ -78,7 +78,7 @@ func TestExpiredTokenOneLeeway(t *testing.T) {
 	code, challenge, body = callRead(t, url, pastLeeway)
 	assert.Equal(t, http.StatusUnauthorized, code)
 	assert.Equal(t, `Bearer error="invalid_token", scope="notes:read", `+metadata, challenge)
-	assert.Equal(t, "the bearer token is not valid", body)
+	assert.Equal(t, "the access token is not valid", body)
 
 	// A verifier's leeway of a minute, the most there is: a token 45
 	// seconds past its expiry is taken all the way to the tool.

@@ -55,6 +55,10 @@ type Options struct {
 	// to its RFC 9068 token profile. Look at a token's header before
 	// turning it on (docs/auth.md).
 	RequireATJWT bool
+	// DPoP turns on DPoP-bound tokens (RFC 9449): see [DPoPOptions]. nil:
+	// tokens bound to a key (cnf.jkt) are refused, and so is the DPoP
+	// authorization scheme.
+	DPoP *DPoPOptions
 }
 
 // Verifier verifies the access tokens of one issuer for one audience. Its
@@ -68,8 +72,17 @@ type Verifier struct {
 	refetchMu   sync.Mutex
 	lastRefetch time.Time
 
+	dpop *dpopCheck // nil without Options.DPoP
+
 	mu     sync.Mutex
-	tokens map[[sha256.Size]byte]*auth.TokenInfo
+	tokens map[[sha256.Size]byte]verified
+}
+
+// verified is what Verify learned of a token: its caller, and the key it is
+// bound to ("" for none), which every request must prove again.
+type verified struct {
+	ti  *auth.TokenInfo
+	jkt string
 }
 
 // ErrNoJWKS reports an issuer whose metadata cannot be found or names no
@@ -112,13 +125,15 @@ func New(ctx context.Context, o *Options) (*Verifier, error) {
 	if len(opts.Algorithms) == 0 {
 		opts.Algorithms = defaultAlgorithms
 	}
-	v := &Verifier{opts: opts, tokens: map[[sha256.Size]byte]*auth.TokenInfo{}}
-	for _, name := range opts.Algorithms {
-		alg, ok := jwa.LookupSignatureAlgorithm(name)
-		if !ok || alg == jwa.NoSignature() || strings.HasPrefix(name, "HS") {
-			return nil, fmt.Errorf("mcpoauth: algorithm %q is not accepted: want asymmetric algorithms such as RS256 or ES256", name)
+	v := &Verifier{opts: opts, tokens: map[[sha256.Size]byte]verified{}}
+	var err error
+	if v.algs, err = signatureAlgorithms(opts.Algorithms); err != nil {
+		return nil, fmt.Errorf("mcpoauth: %w", err)
+	}
+	if opts.DPoP != nil {
+		if v.dpop, err = newDPoPCheck(opts.DPoP, opts.Audience); err != nil {
+			return nil, err
 		}
-		v.algs = append(v.algs, alg)
 	}
 	meta, err := auth.GetAuthServerMetadata(ctx, opts.Issuer, opts.HTTPClient)
 	if err != nil {
@@ -146,51 +161,57 @@ func (v *Verifier) Close() error {
 	return v.cache.Shutdown(ctx)
 }
 
-// Verify checks a bearer token, with the shape of go-sdk's
+// Verify checks an access token, with the shape of go-sdk's
 // auth.TokenVerifier: the TokenInfo carries the subject (UserID), the
 // scopes (the scope claim, or scp), the expiry and, in Extra, "client_id"
-// (client_id, else azp). Every failure wraps auth.ErrInvalidToken and says
-// what was wrong with the token, never what it holds.
-func (v *Verifier) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+// (client_id, else azp). A token bound to a key (cnf.jkt) must come with
+// the request r's DPoP proof ([DPoPOptions]). Every failure wraps
+// auth.ErrInvalidToken and says what was wrong with the token or the
+// proof, never what they hold; a failure to record a proof's jti
+// ([DPoPOptions].Spent) does not.
+func (v *Verifier) Verify(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
 	key := sha256.Sum256([]byte(token))
 	now := time.Now()
-	if ti := v.cached(key, now); ti != nil {
-		return ti, nil
+	e, ok := v.cached(key, now)
+	if !ok {
+		var err error
+		if e, err = v.verify(ctx, token, now); err != nil {
+			return nil, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
+		}
+		v.remember(key, e, now)
 	}
-	ti, err := v.verify(ctx, token, now)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
+	if err := v.bind(ctx, token, e.jkt, r, now); err != nil {
+		return nil, err
 	}
-	v.remember(key, ti, now)
-	return ti, nil
+	return e.ti, nil
 }
 
-func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*auth.TokenInfo, error) {
+func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (verified, error) {
 	msg, err := jws.Parse([]byte(token), jws.WithCompact())
 	if err != nil {
-		return nil, errors.New("not a signed JWT")
+		return verified{}, errors.New("not a signed JWT")
 	}
 	sigs := msg.Signatures()
 	if len(sigs) != 1 {
-		return nil, errors.New("not a JWT with one signature")
+		return verified{}, errors.New("not a JWT with one signature")
 	}
 	h := sigs[0].ProtectedHeaders()
 	alg, ok := h.Algorithm()
 	if !ok || !slices.Contains(v.algs, alg) {
-		return nil, fmt.Errorf("signature algorithm %q is not accepted", alg.String())
+		return verified{}, fmt.Errorf("signature algorithm %q is not accepted", alg.String())
 	}
 	if v.opts.RequireATJWT {
 		if err := accessTokenType(h); err != nil {
-			return nil, err
+			return verified{}, err
 		}
 	}
 	kid, _ := h.KeyID()
 	key, err := v.key(ctx, kid)
 	if err != nil {
-		return nil, err
+		return verified{}, err
 	}
 	if ka, ok := key.Algorithm(); ok && ka.String() != alg.String() {
-		return nil, fmt.Errorf("key %q is for %s, not %s", kid, ka, alg)
+		return verified{}, fmt.Errorf("key %q is for %s, not %s", kid, ka, alg)
 	}
 	tok, err := jwt.Parse([]byte(token),
 		jwt.WithKey(alg, key),
@@ -202,9 +223,17 @@ func (v *Verifier) verify(ctx context.Context, token string, now time.Time) (*au
 		jwt.WithRequiredClaim("exp"),
 	)
 	if err != nil {
-		return nil, reason(err)
+		return verified{}, reason(err)
 	}
-	return tokenInfo(tok)
+	ti, err := tokenInfo(tok)
+	if err != nil {
+		return verified{}, err
+	}
+	jkt, err := binding(tok.Has, tok.Get)
+	if err != nil {
+		return verified{}, err
+	}
+	return verified{ti: ti, jkt: jkt}, nil
 }
 
 // accessTokenType checks the header typ of RFC 9068 §2.1: "at+jwt", or the
@@ -310,23 +339,23 @@ func tokenInfo(tok jwt.Token) (*auth.TokenInfo, error) {
 
 // cached returns what an earlier Verify learned of the token, until it
 // expires.
-func (v *Verifier) cached(key [sha256.Size]byte, now time.Time) *auth.TokenInfo {
+func (v *Verifier) cached(key [sha256.Size]byte, now time.Time) (verified, bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	ti := v.tokens[key]
-	if ti == nil {
-		return nil
+	e, ok := v.tokens[key]
+	if !ok {
+		return verified{}, false
 	}
-	if !now.Before(ti.Expiration.Add(v.opts.Leeway)) {
+	if !now.Before(e.ti.Expiration.Add(v.opts.Leeway)) {
 		delete(v.tokens, key)
-		return nil
+		return verified{}, false
 	}
-	return ti
+	return e, true
 }
 
-// remember keeps ti for the token until it expires; a full cache first
+// remember keeps e for the token until it expires; a full cache first
 // drops the tokens that expired, else one at random.
-func (v *Verifier) remember(key [sha256.Size]byte, ti *auth.TokenInfo, now time.Time) {
+func (v *Verifier) remember(key [sha256.Size]byte, e verified, now time.Time) {
 	if v.opts.CacheSize < 0 {
 		return
 	}
@@ -334,7 +363,7 @@ func (v *Verifier) remember(key [sha256.Size]byte, ti *auth.TokenInfo, now time.
 	defer v.mu.Unlock()
 	if len(v.tokens) >= v.opts.CacheSize {
 		for k, t := range v.tokens {
-			if !now.Before(t.Expiration.Add(v.opts.Leeway)) {
+			if !now.Before(t.ti.Expiration.Add(v.opts.Leeway)) {
 				delete(v.tokens, k)
 			}
 		}
@@ -345,5 +374,5 @@ func (v *Verifier) remember(key [sha256.Size]byte, ti *auth.TokenInfo, now time.
 			delete(v.tokens, k)
 		}
 	}
-	v.tokens[key] = ti
+	v.tokens[key] = e
 }

@@ -2,7 +2,10 @@
 // development: it publishes RFC 8414 metadata and a JWKS, and signs RS256
 // and ES256 access tokens (RFC 9068) with its keys. Its token endpoint
 // grants client_credentials to anyone who asks, for any scope, and
-// authorization codes without asking a user: serve it on loopback only.
+// authorization codes without asking a user: serve it on loopback only. A
+// token request carrying a DPoP proof gets a token bound to the proof's key
+// (RFC 9449; the endpoint does not remember proofs' jti), and [DPoPKey]
+// makes a client's proofs.
 package oauthtest
 
 import (
@@ -194,7 +197,8 @@ func (k *signingKey) sign(header map[string]any, claims Claims) (string, error) 
 // Handler serves the issuer's metadata (RFC 8414 and OpenID Connect
 // discovery), its JWKS at /jwks, and a token endpoint at /token granting
 // client_credentials (the form's scope, and its resource as aud, RFC
-// 8707) and authorization codes: /register registers a client with
+// 8707) and authorization codes, tokens bound to the key of the request's
+// DPoP proof when it has one (RFC 9449 §5; dpop.go): /register registers a client with
 // loopback redirect URIs (RFC 7591), /authorize grants a code for PKCE's
 // S256 at once, without asking anyone (authcode.go).
 func (i *Issuer) Handler() http.Handler {
@@ -211,6 +215,7 @@ func (i *Issuer) Handler() http.Handler {
 			"response_types_supported":              []string{"code"},
 			"code_challenge_methods_supported":      []string{"S256"},
 			"token_endpoint_auth_methods_supported": []string{"none"},
+			"dpop_signing_alg_values_supported":     dpopAlgs,
 		})
 	}
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", meta)
@@ -247,11 +252,22 @@ func (i *Issuer) Handler() http.Handler {
 }
 
 // grantToken answers a token request with an access token of claims, for
-// resource (its aud; none if empty).
+// resource (its aud; none if empty). A request with a DPoP proof gets a
+// token bound to the proof's key (RFC 9449 §5: cnf.jkt, token_type DPoP).
 func (i *Issuer) grantToken(w http.ResponseWriter, r *http.Request, claims Claims, resource string) {
 	claims["iss"] = i.base(r)
 	if resource != "" {
 		claims["aud"] = resource
+	}
+	jkt, err := i.tokenBinding(r)
+	if err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_dpop_proof", err.Error())
+		return
+	}
+	typ := "Bearer"
+	if jkt != "" {
+		claims["cnf"] = map[string]any{"jkt": jkt}
+		typ = "DPoP"
 	}
 	tok, err := i.Token(claims, "")
 	if err != nil {
@@ -259,7 +275,7 @@ func (i *Issuer) grantToken(w http.ResponseWriter, r *http.Request, claims Claim
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 300, "scope": claims["scope"]})
+	writeJSON(w, map[string]any{"access_token": tok, "token_type": typ, "expires_in": 300, "scope": claims["scope"]})
 }
 
 // base is the issuer identifier: its URL when started by NewIssuer, else
