@@ -50,8 +50,9 @@ func Scopes(scopes ...string) SharedOption {
 }
 
 // ListAllTools lists every tool in tools/list, also those the caller's
-// token lacks the scopes of (calling them still fails). By default a
-// caller with a verified token sees only the tools it may call.
+// token lacks the scopes of (calling them still fails, and their view
+// pages stay hidden). By default a caller with a verified token sees only
+// the tools it may call.
 func ListAllTools() RegistryOption {
 	return registryOption(func(c *registryConfig) { c.listAll = true })
 }

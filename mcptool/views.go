@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -223,11 +224,13 @@ func syncView(srv *mcp.Server, served *tool, cur *tool) *tool {
 // viewMiddleware declares the extension to a client that declares it (the
 // initialize result, or server/discover's on 2026-07-28), and on a server
 // where go-sdk lists the registry's tools itself (Mount) gives each client
-// the definitions listedTo says. To a client that does not declare it, the
-// pages are not there: resources/list leaves them out, resources/read
-// answers as for an unknown resource, and the capabilities declare no
-// resources on their account (ownResources: the server's options declare
-// resources whatever it holds).
+// the definitions listedTo says, of the tools it may call. A page is there
+// only for a client that declares the extension and may call its tool
+// (pageShown); to any other, resources/list leaves it out and
+// resources/read answers as for an unknown resource. To a client that does
+// not declare the extension the capabilities declare no resources on the
+// pages' account (ownResources: the server's options declare resources
+// whatever it holds).
 //
 // notes, shared with the server's sending middleware, keeps from such a
 // client the resources/list_changed that only the pages cause
@@ -239,8 +242,10 @@ func (r *Registry) viewMiddleware(listing bool, notes *pageNotes) mcp.Middleware
 		notes.next = next
 		notes.mu.Unlock()
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if rr, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && rr.Params != nil && r.isPage(rr.Params.URI) && !clientHasUI(rr) {
-				return nil, mcp.ResourceNotFoundError(rr.Params.URI)
+			if rr, ok := req.(*mcp.ReadResourceRequest); ok && method == "resources/read" && rr.Params != nil {
+				if t, ok := r.pageOf(rr.Params.URI); ok {
+					return r.readPage(ctx, next, rr, t)
+				}
 			}
 			if lr, ok := req.(*mcp.SubscriptionsListenRequest); ok && method == methodSubscriptionsListen && !clientHasUI(lr) {
 				req = notes.listen(ctx, next, lr)
@@ -286,13 +291,13 @@ func (r *Registry) viewMiddleware(listing bool, notes *pageNotes) mcp.Middleware
 				lr, ok1 := res.(*mcp.ListToolsResult)
 				lq, ok2 := req.(*mcp.ListToolsRequest)
 				if listing && ok1 && ok2 {
-					return r.presentTools(lr, clientHasUI(lq)), nil
+					return r.presentTools(lr, clientHasUI(lq), tokenInfoOf(ctx, lq.Extra)), nil
 				}
 			case "resources/list":
 				lr, ok1 := res.(*mcp.ListResourcesResult)
 				lq, ok2 := req.(*mcp.ListResourcesRequest)
-				if ok1 && ok2 && !clientHasUI(lq) {
-					return r.withoutPages(lr), nil
+				if ok1 && ok2 {
+					return r.pagesShown(lr, clientHasUI(lq), tokenInfoOf(ctx, lq.Extra)), nil
 				}
 			}
 			return res, err
@@ -302,30 +307,81 @@ func (r *Registry) viewMiddleware(listing bool, notes *pageNotes) mcp.Middleware
 
 // isPage reports whether uri is the page of one of the registry's tools.
 func (r *Registry) isPage(uri string) bool {
-	name, ok := strings.CutPrefix(uri, "ui://mcpgen/")
-	if !ok {
-		return false
-	}
-	if name, ok = strings.CutSuffix(name, ".html"); !ok {
-		return false
-	}
-	t, ok := r.lookup(name)
-	return ok && t.view != nil && t.view.uri == uri
+	_, ok := r.pageOf(uri)
+	return ok
 }
 
-// withoutPages is a page of resources/list without the registry's pages.
-func (r *Registry) withoutPages(lr *mcp.ListResourcesResult) *mcp.ListResourcesResult {
+// pageOf returns the tool whose page uri is, if it is one of the
+// registry's.
+func (r *Registry) pageOf(uri string) (*tool, bool) {
+	name, ok := strings.CutPrefix(uri, "ui://mcpgen/")
+	if !ok {
+		return nil, false
+	}
+	if name, ok = strings.CutSuffix(name, ".html"); !ok {
+		return nil, false
+	}
+	t, ok := r.lookup(name)
+	if !ok || t.view == nil || t.view.uri != uri {
+		return nil, false
+	}
+	return t, true
+}
+
+// pageShown reports whether t's page is there for a client that declares
+// the extension (ui) or not, with the verified token ti (nil: none): only
+// with the extension, and only when it may call t (auth.go: mayCall;
+// ListAllTools lists tools, not their pages). A page it may not have is
+// neither listed nor read, as if it did not exist.
+func pageShown(t *tool, ui bool, ti *auth.TokenInfo) bool {
+	return ui && mayCall(t, ti)
+}
+
+// byToken reports whether t's page is there for a caller with the
+// verified token ti depends on the token: then an answer that holds or
+// leaves out the page is the caller's own (cacheScope private), which no
+// cache may hand on to another.
+func byToken(t *tool, ti *auth.TokenInfo) bool {
+	return ti != nil && len(t.pol.scopes) > 0
+}
+
+// readPage answers a resources/read of t's page: as for an unknown
+// resource to a client pageShown keeps it from.
+func (r *Registry) readPage(ctx context.Context, next mcp.MethodHandler, rr *mcp.ReadResourceRequest, t *tool) (mcp.Result, error) {
+	ti := tokenInfoOf(ctx, rr.Extra)
+	if !pageShown(t, clientHasUI(rr), ti) {
+		return nil, mcp.ResourceNotFoundError(rr.Params.URI)
+	}
+	res, err := next(ctx, "resources/read", rr)
+	if rs, ok := res.(*mcp.ReadResourceResult); ok && err == nil && byToken(t, ti) && rs.CacheScope != "private" {
+		c := *rs
+		c.CacheScope = "private"
+		return &c, nil
+	}
+	return res, err
+}
+
+// pagesShown is a page of resources/list without the registry's pages
+// that pageShown keeps from the client.
+func (r *Registry) pagesShown(lr *mcp.ListResourcesResult, ui bool, ti *auth.TokenInfo) *mcp.ListResourcesResult {
 	out := make([]*mcp.Resource, 0, len(lr.Resources))
+	private := false
 	for _, res := range lr.Resources {
-		if !r.isPage(res.URI) {
+		t, ok := r.pageOf(res.URI)
+		if !ok || pageShown(t, ui, ti) {
 			out = append(out, res)
 		}
+		private = private || ok && byToken(t, ti)
 	}
-	if len(out) == len(lr.Resources) {
+	private = private && lr.CacheScope != "private"
+	if len(out) == len(lr.Resources) && !private {
 		return lr
 	}
 	c := *lr
 	c.Resources = out
+	if private {
+		c.CacheScope = "private"
+	}
 	return &c
 }
 
@@ -387,10 +443,12 @@ func withUICapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 }
 
 // presentTools gives the registry's tools of a page go-sdk listed (Mount)
-// the definitions listedTo says for the client.
-func (r *Registry) presentTools(lr *mcp.ListToolsResult, ui bool) *mcp.ListToolsResult {
+// the definitions listedTo says for the client, and leaves out those its
+// verified token ti may not call, as the dispatcher does (dispatch.go); a
+// list for a verified caller is its own (cacheScope private).
+func (r *Registry) presentTools(lr *mcp.ListToolsResult, ui bool, ti *auth.TokenInfo) *mcp.ListToolsResult {
 	out := make([]*mcp.Tool, 0, len(lr.Tools))
-	changed := false
+	changed := ti != nil && lr.Cacheable.CacheScope != "private"
 	for _, d := range lr.Tools {
 		t, ok := r.lookup(d.Name)
 		if !ok {
@@ -398,6 +456,7 @@ func (r *Registry) presentTools(lr *mcp.ListToolsResult, ui bool) *mcp.ListTools
 			continue
 		}
 		nd, show := t.listedTo(ui)
+		show = show && (r.cfg.listAll || mayCall(t, ti))
 		if nd != d || !show {
 			changed = true
 		}
@@ -410,5 +469,8 @@ func (r *Registry) presentTools(lr *mcp.ListToolsResult, ui bool) *mcp.ListTools
 	}
 	c := *lr
 	c.Tools = out
+	if ti != nil {
+		c.Cacheable.CacheScope = "private"
+	}
 	return &c
 }
