@@ -13,6 +13,11 @@ require (
 )
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+)
+
+require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.6.1 // indirect
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect

@@ -1,6 +1,7 @@
 package mcpopenapi_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -29,6 +30,7 @@ func newPetstore(t *testing.T, h http.HandlerFunc) *petstore {
 	p.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.hits.Add(1)
 		b, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(b))
 		s := r.Method + " " + r.URL.RequestURI() + " " + string(b)
 		p.last.Store(&s)
 		h(w, r)
