@@ -47,7 +47,10 @@
 // [Snapshot] compares the registry's catalogue (descriptions, hints,
 // schemas, and a fingerprint of each definition) with a golden file, and
 // go test -update rewrites it, so a pull request shows every change of what
-// the model sees. [Golden] does the same for any generated text.
+// the model sees. The file's extension names the format: JSON, or the
+// Markdown (.md) or HTML (.html) catalogue a module commits as its docs,
+// which the same test keeps current. [Golden] does the same for any
+// generated text.
 //
 // # Performance and cleanup
 //

@@ -20,33 +20,23 @@ import (
 // for its golden files instead.
 var update = flag.Bool("update", false, "rewrite golden files (mcptest.Snapshot, mcptest.Golden)")
 
-// Snapshot compares reg's catalogue with the golden file at path (conventionally
-// testdata/tools.golden.json) and fails the test with a readable diff when
-// they differ: a changed description, hint, schema or example shows up in
-// review. go test -update writes the file instead.
+// Snapshot compares reg's catalogue with the committed file at path and
+// fails the test with a readable diff when they differ: a changed
+// description, hint, schema or example shows up in review, and a stale
+// catalogue fails CI. The file's extension names the format, as
+// [catalog.Catalog.Write] writes it: .md the Markdown catalogue and .html
+// the HTML page, both titled "Tools" (as mcpgen catalog writes them), any
+// other the JSON catalogue with each tool's fingerprint (conventionally
+// testdata/tools.golden.json). go test -update writes the file instead, so
+// one test both keeps docs/tools.md current and fails when it is stale.
 func Snapshot(t testing.TB, reg *mcptool.Registry, path string) {
 	t.Helper()
-	got, err := snapshot(reg)
+	got, err := snapshot(reg, path)
 	if err != nil {
 		t.Fatalf("mcptest: snapshot: %v", err)
 		return
 	}
 	Golden(t, path, got)
-}
-
-func snapshot(reg *mcptool.Registry) ([]byte, error) {
-	// The JSON catalogue: each tool's descriptions, hints, argument table,
-	// schemas, example call and, last, its fingerprint (catalog.Fingerprint),
-	// so any change of what the model sees changes the file.
-	c, err := reg.Catalog()
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := c.Write(&b, "json", ""); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // catalogTools reads reg's catalogue, in its order (by name).
