@@ -8,6 +8,7 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/oauth v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen/adapters/openapi v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/protobuf v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/redis v0.0.0-00010101000000-000000000000
 	github.com/mcpgen/mcpgen/adapters/sqlite v0.0.0-00010101000000-000000000000
@@ -30,7 +31,10 @@ require (
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
+	github.com/getkin/kin-openapi v0.153.0 // indirect
 	github.com/go-json-experiment/json v1.27.2 // indirect
+	github.com/go-openapi/jsonpointer v0.22.5 // indirect
+	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/go-playground/locales v0.14.2 // indirect
 	github.com/go-playground/universal-translator v0.18.2 // indirect
 	github.com/go-playground/validator/v10 v10.30.6 // indirect
@@ -80,6 +84,8 @@ require (
 replace github.com/mcpgen/mcpgen => ../..
 
 replace github.com/mcpgen/mcpgen/adapters/oauth => ../../adapters/oauth
+
+replace github.com/mcpgen/mcpgen/adapters/openapi => ../../adapters/openapi
 
 replace github.com/mcpgen/mcpgen/adapters/protobuf => ../../adapters/protobuf
 

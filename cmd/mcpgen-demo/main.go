@@ -53,6 +53,9 @@ type config struct {
 	privateUpstreams bool          // the HTTP tools may reach loopback, private and link-local addresses
 	tasksDB          string        // the SQLite file of the tasks; "" is tasks.db in dataDir (demo toolset)
 	taskLease        time.Duration // how long a running task stays its worker's without renewal; 0 is mcptool's default
+
+	openapi     string // -openapi: a description whose operations become tools (docs/openapi.md)
+	openapiBase string // -openapi-base: where their requests go; "" is the description's first server
 }
 
 // Defaults of the demo toolset's settings.
@@ -149,6 +152,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.weatherURL, "weather-url", envOr("MCPGEN_WEATHER_URL", defaultWeatherURL), "Open-Meteo-compatible forecast API base `URL`")
 	fs.StringVar(&cfg.geocodingURL, "geocoding-url", envOr("MCPGEN_GEOCODING_URL", defaultGeocodingURL), "Open-Meteo-compatible geocoding API base `URL`")
 	fs.StringVar(&cfg.searchURL, "search-url", os.Getenv("MCPGEN_SEARCH_URL"), "SearXNG-compatible search endpoint `URL`, e.g. http://127.0.0.1:8888/search with -allow-private-upstreams (default: none, and web_search says so)")
+	fs.StringVar(&cfg.openapi, "openapi", "", "front the HTTP API an OpenAPI 3.0 or 3.1 description at `FILE_OR_URL` describes: its operations become tools beside the toolset's (docs/openapi.md; MCPGEN_OPENAPI_TOKEN is sent as a bearer token)")
+	fs.StringVar(&cfg.openapiBase, "openapi-base", "", "with -openapi: the API's base `URL`, the only origin its requests reach (default: the description's first server)")
 	fs.BoolVar(&cfg.privateUpstreams, "allow-private-upstreams", false, "let get_weather, web_search and github_create_issue connect to loopback, private and link-local addresses (a SearXNG or GitHub Enterprise on your network); without it they refuse, when connecting and after redirects")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -239,7 +244,9 @@ func newApp(cfg config, logger *slog.Logger) (a *app, err error) {
 	if cfg.taskLease != 0 {
 		opts = append(opts, mcptool.Tasks(mcptool.TaskSettings{Lease: cfg.taskLease}))
 	}
-	return newToolset(cfg, mcptool.NewRegistry(opts...), logger)
+	opts = append(opts, openAPITypes())
+	a, err = newToolset(cfg, mcptool.NewRegistry(opts...), logger)
+	return frontOpenAPI(a, err, cfg, logger)
 }
 
 func joinClose(fs ...func() error) func() error {
