@@ -134,7 +134,7 @@ func TestViewPagesFollowScopes(t *testing.T) {
 					require.ErrorAs(t, unknown, &missing)
 					assert.Equal(t, missing.Code, refused.Code)
 					assert.Equal(t, missing.Message, refused.Message)
-					assert.EqualValues(t, mcp.CodeResourceNotFound, refused.Code)
+					assert.EqualValues(t, jsonrpc.CodeInvalidParams, refused.Code) // resource not found, since SEP-2164
 				}
 				rr, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: outlookPage})
 				require.NoError(t, err, "a page of a tool that needs no scope")
