@@ -178,7 +178,7 @@ func demoSession(t *testing.T, bin, tr, version string, tasks bool) {
 		require.False(t, res.IsError, "%+v", res)
 		assert.Contains(t, mustJSON(t, res.StructuredContent), `"rows":5`)
 	default:
-		// 2025-11-25 core tasks: mcp-go v1.2.1's CallTool with params.task
+		// 2025-11-25 core tasks: mcp-go v1.6.0's CallTool with params.task
 		// cannot read the spec's CreateTaskResult ({"task": {...}}, no
 		// content), so the call goes through the transport, and the task is
 		// followed with mcp-go's WaitForTask and TaskResult.

@@ -75,7 +75,7 @@ func eventually(t *testing.T, cond func() bool, msg string) {
 }
 
 // settle is how long the test tools wait after their last notification on
-// streamable HTTP. mcp-go's streamable HTTP server (v0.47 to v1.2.1) drops a
+// streamable HTTP. mcp-go's streamable HTTP server (v0.47 to v1.2.1 at least) drops a
 // notification that its request's response overtakes, and sends
 // notifications on the GET stream and the POST response in no fixed order
 // (see docs/mcp-go.md); tests wait, and compare HTTP notifications as sets.
