@@ -1,49 +1,52 @@
 #!/usr/bin/env bash
-# A module of a user's, outside this repository, set up exactly as README.md's
-# "Use it in your module" says for a checkout: replace lines for the core and
-# the adapter it uses, then
+# A module of a user's, outside this repository, set up by README.md's recipe
+# for a checkout ("Use it in your module"): the shell block after the marker
+# <!-- ci: .ci/gotool.sh runs this block --> is extracted and run as written,
+# in a new module next to the clone (../mcpgen), with empty module and build
+# caches, so that every module comes from the module proxy (or the clone) and
+# every package is compiled. The recipe must then be enough: the script builds
+# and runs a server with the OpenTelemetry adapter, checks that the tool it
+# registers has the descriptions of its doc comments (which only
+# mcpgen_gen.go carries), runs its mcptest test, classes a change of its
+# catalogue with go tool mcpgen diff, and runs go mod tidy again.
 #
-#   go get github.com/mcpgen/mcpgen/mcptool
-#   go get github.com/mcpgen/mcpgen/mcptool/mcptest
-#   go get github.com/mcpgen/mcpgen/adapters/otel
-#   go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
-#   //go:generate go tool mcpgen
-#
-# must work with no further go.mod edits. It generates, builds and runs a
-# server with the OpenTelemetry adapter, checks that the tool it registers has
-# the descriptions of its doc comments (which only mcpgen_gen.go carries), runs
-# its mcptest test, and classes a change of its catalogue with go tool mcpgen
-# diff.
+# Why a recipe and not go get: go get asks the module proxy about every path
+# it is given, even one a replace line points at a directory, and a proxy that
+# does not have the module fails it (this machine's proxy answers 403
+# Forbidden for reading .../github.com/mcpgen/mcpgen/mcptool/@v/list; the
+# public one answers 404, which go get takes for "no such module"). go mod
+# edit writes the requirements without asking anyone, and go mod tidy takes
+# the replaced modules from the clone and only their dependencies from the
+# proxy.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$PATH:/usr/local/go/bin"
-export GOWORK=off GOFLAGS=-mod=mod # as a user has it, outside this workspace
-
-# Every dependency in the module cache, fetched through the proxy.
-(cd "$root" && go mod download)
-(cd "$root/adapters/otel" && go mod download)
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-go mod init example.com/greeter
-go mod edit -replace "github.com/mcpgen/mcpgen=$root" \
-            -replace "github.com/mcpgen/mcpgen/adapters/otel=$root/adapters/otel"
+# -modcacherw (below) leaves the module cache writable, so that it can be
+# removed; the chmod is for a cache some step made read-only anyway.
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+# As a user has it: outside this workspace, with nothing downloaded or
+# compiled yet, and go's default -mod=readonly (go.mod and go.sum must be
+# complete after the recipe: any missing requirement or checksum fails).
+export GOWORK=off GOFLAGS=-modcacherw GOMODCACHE="$tmp/modcache" GOCACHE="$tmp/gocache"
 
-# The module proxy these scripts run against answers 403, not 404, for the
-# path github.com/mcpgen/mcpgen/cmd/mcpgen, which go get then takes for an
-# error rather than for "no such module" (the public proxy answers 404). With
-# GOPROXY=off the lookup is a plain not-found, and every module comes from
-# the cache filled above: go get still records each one in go.mod and go.sum.
-# With the proxy off, go would ask sum.golang.org itself (not through the
-# proxy) about each module it records, and a machine that reaches only the
-# module proxy cannot: the modules were checked against this repository's
-# go.sum when go mod download fetched them, so the checksum database is not
-# asked again (GOSUMDB=off).
-GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/mcptool
-GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/mcptool/mcptest
-GOPROXY=off GOSUMDB=off go get github.com/mcpgen/mcpgen/adapters/otel
-GOPROXY=off GOSUMDB=off go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen
+# The recipe, as README.md writes it.
+recipe=$(awk '
+  /^<!-- ci: \.ci\/gotool\.sh runs this block -->$/ { marked = 1; next }
+  marked && !open && /^```sh$/ { open = 1; next }
+  open && /^```$/ { exit }
+  open { print }
+' "$root/README.md")
+if [ -z "$recipe" ]; then
+  echo "FAIL: README.md has no shell block after <!-- ci: .ci/gotool.sh runs this block -->"; exit 1
+fi
+
+# The layout the recipe assumes: the user's module, and the clone beside it.
+ln -s "$root" "$tmp/mcpgen"
+mkdir "$tmp/greeter"
+cd "$tmp/greeter"
+go mod init example.com/greeter
 
 cat >main.go <<'EOF'
 // Command greeter is a fresh module using mcpgen, its OpenTelemetry adapter
@@ -142,9 +145,11 @@ func TestGreet(t *testing.T) {
 func TestGenerated(t *testing.T) { mcptest.GeneratedCurrent(t) }
 EOF
 
-# From here on go.mod and go.sum must be complete: -mod=readonly, Go's
-# default, fails on any missing requirement or checksum.
-export GOFLAGS=-mod=readonly
+echo "--- README.md's recipe, run in $tmp/greeter:"
+echo "$recipe"
+echo "---"
+bash -euo pipefail -c "$recipe"
+
 go generate ./...
 [ -s mcpgen_gen.go ] || { echo "go generate wrote no mcpgen_gen.go"; ls -la; exit 1; }
 sed -n 1p mcpgen_gen.go | grep -q '^// Code generated' || { echo "mcpgen_gen.go lacks the generated-code header"; exit 1; }
@@ -178,9 +183,9 @@ grep -q 'greeting' <<<"$diff_out" || { echo "FAIL: the diff does not name the ne
 
 # The tool directive keeps the generator's dependencies through go mod tidy.
 grep -qx 'tool github.com/mcpgen/mcpgen/cmd/mcpgen' go.mod || { echo "FAIL: go.mod has no tool directive"; fail=1; }
-GOFLAGS=-mod=mod GOPROXY=off GOSUMDB=off go mod tidy
+go mod tidy
 rm mcpgen_gen.go
 go generate ./... || { echo "FAIL: go generate after go mod tidy"; fail=1; }
 [ -s mcpgen_gen.go ] || { echo "FAIL: no mcpgen_gen.go after go mod tidy"; fail=1; }
-[ "$fail" -eq 0 ] && echo "ok: go get (core, adapter), go get -tool, go generate, go test, go tool mcpgen diff in a fresh module"
+[ "$fail" -eq 0 ] && echo "ok: README.md's recipe (go mod edit, go mod tidy) with empty caches; go generate, go test, go tool mcpgen diff in a fresh module"
 exit $fail
