@@ -18,6 +18,7 @@ import (
 type Limits struct {
 	MaxValues int // JSON values in the body: scalars, objects and arrays
 	MaxDepth  int // nesting of objects and arrays (the body's own is 1)
+	MaxBatch  int // elements of a batch (a body that is a JSON array)
 }
 
 // Member is a member of an object: its key, decoded, and its value as it
@@ -31,6 +32,8 @@ type Member struct {
 type Message struct {
 	// Raw is the message as it is in the body, whatever its type.
 	Raw json.RawMessage
+	// JSONRPC is the value of "jsonrpc" as in the body; nil when absent.
+	JSONRPC json.RawMessage
 	// ID is the value of "id" as in the body ("null" included); nil when
 	// absent.
 	ID json.RawMessage
@@ -48,6 +51,17 @@ type Message struct {
 	// Response reports that the message has "result" or "error": it is a
 	// response, not a request or notification.
 	Response bool
+}
+
+// Version2 reports whether the message's "jsonrpc" is the string "2.0",
+// as go-sdk requires of every message (it answers any other with "invalid
+// message version tag").
+func (m *Message) Version2() bool {
+	v := m.JSONRPC
+	if string(v) == `"2.0"` {
+		return true // no escapes: the common case, without decoding
+	}
+	return len(v) >= 2 && v[0] == '"' && decodeString(v[1:len(v)-1]) == "2.0"
 }
 
 // Param returns the value of params' member key (the last one when params
@@ -91,13 +105,16 @@ func (e *SyntaxError) Error() string {
 
 // LimitError is a body beyond a cap of [Limits].
 type LimitError struct {
-	Cap   string // "values" or "depth"
+	Cap   string // "values", "depth" or "batch"
 	Limit int
 }
 
 func (e *LimitError) Error() string {
-	if e.Cap == "depth" {
+	switch e.Cap {
+	case "depth":
 		return fmt.Sprintf("request body nests JSON deeper than %d levels (MaxBodyDepth)", e.Limit)
+	case "batch":
+		return fmt.Sprintf("request body batches more than %d JSON-RPC messages", e.Limit)
 	}
 	return fmt.Sprintf("request body has more than %d JSON values (MaxBodyValues)", e.Limit)
 }
@@ -212,6 +229,9 @@ func (s *scanner) batch() ([]Message, error) {
 		if s.i == len(s.b) {
 			return msgs, s.errf("unexpected end of input")
 		}
+		if s.lim.MaxBatch > 0 && len(msgs) == s.lim.MaxBatch {
+			return msgs, &LimitError{Cap: "batch", Limit: s.lim.MaxBatch}
+		}
 		msgs = append(msgs, Message{})
 		m := &msgs[len(msgs)-1]
 		if s.b[s.i] == '{' {
@@ -302,6 +322,10 @@ func (s *scanner) message(m *Message, d int) error {
 	start := s.i
 	err := s.object(d, func(key []byte, plain bool) error {
 		switch envelopeField(key, plain) {
+		case "jsonrpc":
+			v, err := s.raw(d + 1)
+			m.JSONRPC = v
+			return err
 		case "id":
 			v, err := s.raw(d + 1)
 			m.ID = v
@@ -344,6 +368,8 @@ func envelopeField(key []byte, plain bool) string {
 		return envelopeField([]byte(decodeString(key)), true)
 	}
 	switch string(key) {
+	case "jsonrpc":
+		return "jsonrpc"
 	case "id":
 		return "id"
 	case "method":

@@ -94,6 +94,32 @@ func TestScanBatch(t *testing.T) {
 	}
 }
 
+// Version2 is true only for a "jsonrpc" that decodes to the string "2.0".
+func TestScanVersion(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1}`:            true,
+		`{"jsonrpc":"2\u002e0","id":1}`:       true,
+		`{"jsonrpc":"1.0","jsonrpc":"2.0"}`:   true, // the last wins
+		`{"jsonrpc":"2.0","jsonrpc":"1.0"}`:   false,
+		`{"id":1,"method":"tools/call"}`:      false,
+		`{"jsonrpc":"1.0"}`:                   false,
+		`{"jsonrpc":2}`:                       false,
+		`{"jsonrpc":2.0}`:                     false,
+		`{"jsonrpc":null}`:                    false,
+		`{"jsonrpc":"2.0 "}`:                  false,
+		`{"params":{"jsonrpc":"2.0"}}`:        false,
+		`{"json\u0072pc":"2.0","method":"x"}`: true,
+	} {
+		b, err := Scan([]byte(body), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Messages[0].Version2(); got != want {
+			t.Errorf("Version2 of %s = %v, want %v", body, got, want)
+		}
+	}
+}
+
 func TestScanErrors(t *testing.T) {
 	for _, c := range []struct{ body, err string }{
 		{``, "invalid JSON at byte 0: unexpected end of input"},
@@ -130,6 +156,8 @@ func TestScanLimits(t *testing.T) {
 		{`[1,2,3]`, Limits{MaxValues: 3}, "request body has more than 3 JSON values (MaxBodyValues)"},
 		{`{"params":{"_meta":{"a":[1]}}}`, Limits{MaxDepth: 3}, "request body nests JSON deeper than 3 levels (MaxBodyDepth)"},
 		{`[[[[[]]]]]`, Limits{MaxDepth: 4}, "request body nests JSON deeper than 4 levels (MaxBodyDepth)"},
+		{`[{},{},{}]`, Limits{MaxBatch: 2}, "request body batches more than 2 JSON-RPC messages"},
+		{`[1,2,3]`, Limits{MaxBatch: 2}, "request body batches more than 2 JSON-RPC messages"},
 	} {
 		_, err := Scan([]byte(c.body), c.lim)
 		var le *LimitError
@@ -144,6 +172,8 @@ func TestScanLimits(t *testing.T) {
 		{`[1,2,3]`, Limits{MaxValues: 4}},
 		{`{"params":{"_meta":{"a":[1]}}}`, Limits{MaxDepth: 4}},
 		{`[[[[]]]]`, Limits{MaxDepth: 4}},
+		{`[{},{}]`, Limits{MaxBatch: 2}},
+		{`{"a":[1,2,3]}`, Limits{MaxBatch: 2}}, // only the body's own array is a batch
 	} {
 		if _, err := Scan([]byte(c.body), c.lim); err != nil {
 			t.Errorf("Scan(%s, %+v) = %v, want no error", c.body, c.lim, err)
@@ -229,6 +259,15 @@ func checkMessage(t *testing.T, msg []byte, m *Message) {
 	}
 	if !bytes.Equal(m.ID, fields["id"]) || (m.ID == nil) != (fields["id"] == nil) {
 		t.Errorf("ID %s, want %s", m.ID, fields["id"])
+	}
+	if !bytes.Equal(m.JSONRPC, fields["jsonrpc"]) || (m.JSONRPC == nil) != (fields["jsonrpc"] == nil) {
+		t.Errorf("JSONRPC %s, want %s", m.JSONRPC, fields["jsonrpc"])
+	}
+	var version struct {
+		V string `json:"jsonrpc"`
+	}
+	if (json.Unmarshal(msg, &version) == nil && version.V == "2.0") != m.Version2() {
+		t.Errorf("Version2 %v for jsonrpc %s", m.Version2(), m.JSONRPC)
 	}
 	var method string
 	if v := fields["method"]; len(v) > 0 && v[0] == '"' {
