@@ -504,7 +504,9 @@ func hsPost(t *testing.T, url, tool string, args []byte) hsWire {
 			Error  *jsonrpc.Error  `json:"error"`
 		}
 		require.NoError(t, json.Unmarshal(payload, &msg), "%q", payload)
-		assert.Equal(t, float64(7), msg.ID, "the response answers the request")
+		if msg.Error == nil || msg.Error.Code != jsonrpc.CodeParseError {
+			assert.Equal(t, float64(7), msg.ID, "the response answers the request")
+		}
 		w.rpcErr = msg.Error
 		if msg.Result != nil {
 			w.result = new(mcp.CallToolResult)
@@ -521,7 +523,7 @@ const (
 	rawOK           hsRawKind = iota // a result without isError
 	rawToolError                     // an isError result
 	rawMalformed                     // Registry.Call: CodeMalformedArguments (-32602 on the wire)
-	rawHTTP400                       // HTTP: 400 text/plain "malformed payload" from go-sdk (see below)
+	rawHTTP400                       // HTTP: 400 with a JSON-RPC parse error, before go-sdk (see below)
 	rawRPCError                      // HTTP: a JSON-RPC error response with the code in rpcCode
 	rawHTTPTooLarge                  // HTTP: 413 from the body limit
 )
@@ -541,12 +543,11 @@ func hostileRawRows() []hsRawRow {
 	b := func(s string) []byte { return []byte(s) }
 	huge := []byte(`{"query":"` + strings.Repeat("x", 5<<20) + `"}`)
 	// Malformed arguments never reach mcpgen over HTTP: the JSON-RPC envelope
-	// that carries them is malformed too, and go-sdk v1.8.0 answers such a
-	// body with a plain-text 400 "malformed payload" (the MCP streamable HTTP
-	// transport allows that: "an HTTP error status code (e.g., 400 Bad
-	// Request)"), not a JSON-RPC -32700 response. Registry.Call, which gets
-	// the raw bytes, reports them as CodeMalformedArguments (-32602 once
-	// served).
+	// that carries them is malformed too, and the handler answers such a
+	// body, before go-sdk reads it, with 400 and a JSON-RPC -32700 response
+	// (id null), as StdioTransport answers such a line. Registry.Call,
+	// which gets the raw bytes, reports them as CodeMalformedArguments
+	// (-32602 once served).
 	return []hsRawRow{
 		{"invalid UTF-8", "in a value", "search", b("{\"query\":\"go\xff\"}"), rawToolError, rawToolError, 0, "query: must be valid UTF-8 text (type)"},
 		{"invalid UTF-8", "truncated sequence", "search", b("{\"query\":\"go\xe2\x82\"}"), rawToolError, rawToolError, 0, "query: must be valid UTF-8 text (type)"},
@@ -634,8 +635,10 @@ func TestHostileRawBytes(t *testing.T) {
 					assert.Contains(t, w.result.Content[0].(*mcp.TextContent).Text, row.want)
 				case rawHTTP400:
 					assert.Equal(t, http.StatusBadRequest, w.status)
-					assert.True(t, strings.HasPrefix(w.ctype, "text/plain"), w.ctype)
-					assert.Contains(t, w.body, "malformed payload")
+					assert.Equal(t, "application/json", w.ctype)
+					require.NotNil(t, w.rpcErr, "%.300s", w.body)
+					assert.Equal(t, int64(jsonrpc.CodeParseError), w.rpcErr.Code)
+					assert.Contains(t, w.rpcErr.Message, "parse error: invalid JSON at byte")
 				case rawRPCError:
 					require.NotNil(t, w.rpcErr, "%.300s", w.body)
 					assert.Equal(t, row.rpcCode, w.rpcErr.Code, w.rpcErr.Message)

@@ -44,10 +44,13 @@ const bodyChunk = 32 << 10
 // answered; received bodies wait for that room in the order they were
 // received, within the body's deadline. Each charge is at most its whole
 // part, so that any body fits alone. Reading waits for room up to
-// bodyStall at a time, and within the body's deadline (then 503). msg is
-// what the scan found (no messages when the body is not JSON: whoever
-// decodes it answers that). hold.release gives the body's share back once its
-// request is served. It answers r itself when ok is false.
+// bodyStall at a time, and within the body's deadline (then 503). A body
+// that is not one JSON value (invalid, or with anything but white space
+// after it) gets 400 with a JSON-RPC parse error (refuseParse), a batch of
+// more than maxBatch messages 413; each call of a batch is charged for its
+// answer too (batchCharge). msg is what the scan found. hold.release gives
+// the body's share back once its request is served. It answers r itself
+// when ok is false.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, hold bodyHold, ok bool) {
 	bound := h.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
@@ -185,21 +188,25 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	if clear != nil {
 		clear() // before waiting below: net/http would cancel r past it
 	}
-	msg, err = wire.Scan(body, h.o.bodyLimits)
+	lim := h.o.bodyLimits
+	lim.MaxBatch = maxBatch
+	msg, err = wire.Scan(body, lim)
 	if err != nil {
+		hold.release()
 		// le only here: errors.As moves it to the heap, on every request
 		// were it declared outside.
 		var le *wire.LimitError
 		if errors.As(err, &le) {
-			hold.release()
 			refuse(w, http.StatusRequestEntityTooLarge, le.Error(), "")
-			return nil, wire.Body{}, bodyHold{}, false
+		} else {
+			refuseParse(w, err)
 		}
-		msg = wire.Body{Cost: msg.Cost} // what was read of it until the error
+		return nil, wire.Body{}, bodyHold{}, false
 	}
-	if charge := msg.Cost.Charge(); h.bodies != nil && charge > uncountedCharge {
-		// What decoding the body will cost, before anything decodes it:
-		// the received bodies wait their turn, in order, within the body's
+	if charge := msg.Cost.Charge() + h.batchCharge(&msg); h.bodies != nil && charge > uncountedCharge {
+		// What decoding the body, and answering a batch's calls
+		// (httpbatch.go), will cost, before anything decodes it: the
+		// received bodies wait their turn, in order, within the body's
 		// deadline; the room they held while arriving is then free for
 		// others to arrive (the charge covers the body itself).
 		charge = min(charge, h.bodies.decodingMax)

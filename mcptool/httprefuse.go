@@ -3,6 +3,8 @@ package mcptool
 import (
 	"log/slog"
 	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // refusalLog logs every request the HTTP handler refuses (403, 408, 413,
@@ -55,4 +57,16 @@ func refuse(w http.ResponseWriter, code int, text, reason string) {
 		rw.reason = reason
 	}
 	http.Error(w, text, code)
+}
+
+// refuseParse answers a body that is not one JSON value — invalid JSON, or
+// a message followed by anything but white space — with 400 and a JSON-RPC
+// parse error (id null), as StdioTransport answers such a line. Nothing
+// else reads it: go-sdk's decoder stops after the first value, so a body
+// with bytes after its message would be served as that message, though
+// the scan that routes and authorizes it found none.
+func refuseParse(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(errorMessage(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
 }

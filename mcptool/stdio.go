@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
 // StdioTransport is an [mcp.Transport] for serving over stdin and stdout
@@ -35,7 +36,8 @@ import (
 //     transport serves it while the session's protocol revision is older
 //     than 2025-06-18: each member as a line would be, and the responses
 //     to its calls together as one array. From 2025-06-18 on (and for
-//     requests with per-request protocol metadata) a batch gets -32600.
+//     requests with per-request protocol metadata) a batch gets -32600,
+//     and so does a batch of more than 16 messages.
 //   - A call whose id is already in flight (read, not yet answered) gets
 //     -32600 naming the id, and is logged to Logger; go-sdk would drop it
 //     unanswered. A request before initialize gets -32600 too (go-sdk
@@ -423,10 +425,17 @@ func (c *stdioConn) batchResponse(resp *jsonrpc.Response, data []byte) (done []b
 }
 
 // readBatch reads a JSON-RPC batch: allowed before 2025-06-18 (as go-sdk's
-// own stdio transport allows it), refused with -32600 from then on. Each
+// own stdio transport allows it), refused with -32600 from then on, and
+// beyond maxBatch messages (httpbatch.go). Each
 // member is a message as a line would be, answered alone when it is not
 // one; the calls' responses go out together, as one array.
 func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
+	var le *wire.LimitError
+	if _, err := wire.Scan(line, wire.Limits{MaxBatch: maxBatch}); errors.As(err, &le) {
+		// Before decoding it: each call's answer is held until the last.
+		c.writeError(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: a batch holds at most %d messages", maxBatch))
+		return nil
+	}
 	var members []json.RawMessage
 	if json.Unmarshal(line, &members) != nil {
 		// Invalid JSON, or nested past encoding/json: as for a line.

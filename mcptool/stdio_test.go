@@ -136,6 +136,13 @@ func TestStdioTransportMalformedLines(t *testing.T) {
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, nil, -32600, "invalid request: "},
 		{"not an object", `42`, nil, -32600, "invalid request: "},
 		{"batch at 2025-11-25", `[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, nil, -32600, "invalid request: JSON-RPC batches are not supported in 2025-06-18 and later"},
+		// Refused whole, as NewHTTPHandler refuses such a body: nothing runs.
+		{"a call and a byte", stdioCall(`"jsonrpc":"2.0",`) + `x`, nil, -32700, "parse error: invalid JSON"},
+		{"a call and a brace", stdioCall(`"jsonrpc":"2.0",`) + `}`, nil, -32700, "parse error: invalid JSON"},
+		{"a call and a value", stdioCall(`"jsonrpc":"2.0",`) + ` 1`, nil, -32700, "parse error: invalid JSON"},
+		{"a call without jsonrpc", stdioCall(``), "c", -32600, `invalid request: invalid message version tag ""; expected "2.0"`},
+		{"a call of JSON-RPC 1.0", stdioCall(`"jsonrpc":"1.0",`), "c", -32600, `invalid request: invalid message version tag "1.0"; expected "2.0"`},
+		{"a call with jsonrpc 2", stdioCall(`"jsonrpc":2,`), "c", -32600, "invalid request: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p.t = t
@@ -166,6 +173,51 @@ func TestStdioTransportMalformedLines(t *testing.T) {
 	require.NoError(t, p.in.Close())
 	assert.Equal(t, "last", p.recv()["id"])
 	require.NoError(t, p.wait())
+}
+
+// stdioCall is a tools/call of echo with id "c", version its "jsonrpc"
+// member and a comma (or nothing).
+func stdioCall(version string) string {
+	return `{` + version + `"id":"c","method":"tools/call","params":{"name":"echo","arguments":{"s":"ran"}}}`
+}
+
+// TestStdioTransportBatchBound: a batch of more than 16 messages gets
+// -32600 before anything of it is served, as NewHTTPHandler refuses it
+// with 413; a batch of 16 is served, each call answered.
+func TestStdioTransportBatchBound(t *testing.T) {
+	p := runStdio(t, echoServer(t))
+	p.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	require.Equal(t, "init", p.recv()["id"])
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	batch := func(n int) string {
+		msgs := make([]string, n)
+		for i := range msgs {
+			msgs[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"s":"%d"}}}`, i, i)
+		}
+		return "[" + strings.Join(msgs, ",") + "]"
+	}
+	for _, n := range []int{12_000, 17} {
+		p.send(batch(n))
+		id, code, message := errorOf(t, p.recv())
+		assert.Nil(t, id)
+		assert.EqualValues(t, -32600, code)
+		assert.Equal(t, "invalid request: a batch holds at most 16 messages", message)
+	}
+	p.send(batch(16))
+	got := make(chan bool, 1)
+	go func() { got <- p.out.Scan() }()
+	select {
+	case ok := <-got:
+		require.True(t, ok)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no batch response within 10s")
+	}
+	var answers []map[string]any
+	require.NoError(t, json.Unmarshal(p.out.Bytes(), &answers), "%s", p.out.Bytes())
+	assert.Len(t, answers, 16)
+	for _, a := range answers {
+		assert.Contains(t, a, "result")
+	}
 }
 
 // TestStdioTransportLongLine: a line longer than mcp.DefaultMaxLineLength is

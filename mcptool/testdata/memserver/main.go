@@ -1,8 +1,9 @@
-// Command memserver is the server of mcptool's TestHTTPBodiesMemory: one
-// tool behind NewHTTPHandler with its defaults, on a free loopback port,
-// built without the race detector (which would multiply its memory). It
-// prints "ADDR <url>" and serves until its standard input closes, or for fifteen
-// minutes at most. GET /free returns the heap's free memory to the system
+// Command memserver is the server of mcptool's TestHTTPBodiesMemory and
+// TestHTTPBatchMemory: one tool (and -tools more) behind NewHTTPHandler
+// with its defaults, on a free loopback port, built without the race
+// detector (which would multiply its memory). It prints "ADDR <url>" and
+// serves until its standard input closes, or for fifteen minutes at most.
+// GET /free returns the heap's free memory to the system
 // (debug.FreeOSMemory), so that the test measures each case from a heap of
 // the same size.
 package main
@@ -17,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,6 +30,8 @@ func main() {
 	// How long a body may wait for room: the test bounds each burst with
 	// it (it bounds time, not memory).
 	wait := flag.Duration("body-timeout", 30*time.Second, "HTTPOptions.BodyReadTimeout")
+	tools := flag.Int("tools", 0, "more tools, of about 1.5 KiB each listed: a catalogue whose tools/list is worth asking for many times")
+	stateless := flag.Bool("stateless", false, "HTTPOptions.Stateless")
 	flag.Parse()
 	quiet := slog.New(slog.DiscardHandler)
 	reg := mcptool.NewRegistry(mcptool.Logger(quiet))
@@ -39,13 +43,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	for i := range *tools {
+		if err := mcptool.Add(reg, fmt.Sprintf("tool_%03d", i), func(_ context.Context, in struct {
+			Query string `json:"query" jsonschema:"description=What to look for in words."`
+			Limit int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100,description=How many at most."`
+		}) (string, error) {
+			return in.Query, nil
+		}, mcptool.Description(strings.Repeat("Finds the records that match a query. ", 30))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait}))
+	mux.Handle("/", mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait, Stateless: *stateless}))
 	mux.HandleFunc("GET /free", func(http.ResponseWriter, *http.Request) { debug.FreeOSMemory() })
 	hs := &http.Server{
 		Handler:           mux,
