@@ -357,13 +357,18 @@ func (a *authHTTP) scopes() []string {
 // tool's scopes with 403 and returns false. The handler reads name from the
 // Mcp-Name header (2026-07-28) or the body (2025-era sessions), before
 // anything decodes the arguments; the call path checks the scopes again.
-func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, name string) bool {
+// A call of a discovery proxy (call_tool, call_write_tool) is the call of
+// the tool its arguments name (route, as the call path resolves it).
+func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, name string, args []byte) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
 	reg := a.reg
 	if ti == nil || reg == nil {
 		return true
 	}
-	t, ok := reg.lookup(name)
+	t, _, ok := reg.route(name, args)
+	if !ok {
+		t, ok = reg.lookup(name)
+	}
 	if !ok || mayCall(t, ti) {
 		return true
 	}

@@ -165,7 +165,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer hold.release()
 		env = envelopeOf(r, &scanned)
-		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name) {
+		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name, env.args) {
 			return
 		}
 		if h.modern != nil && h.modern.serve(w, r, &scanned) {
@@ -248,14 +248,17 @@ func (r *bodyReader) Close() error { r.b = nil; return nil }
 type envelope struct {
 	method string // of a single message
 	name   string // the tool a single tools/call names: Mcp-Name, else params.name
+	args   []byte // its arguments as in the body (a discovery proxy's name its tool)
 	meta   bool   // a single message with per-request protocol metadata
 	task   bool   // a single tools/call with the 2025-11-25 task param
 	calls  bool   // requests (with an id), whose client may go away before their answer
 }
 
+// envelopeOf is what b carries. A message that is not JSON-RPC 2.0
+// carries nothing: go-sdk refuses it whole.
 func envelopeOf(r *http.Request, b *wire.Body) envelope {
 	var env envelope
-	if len(b.Messages) == 1 && !b.Batch {
+	if len(b.Messages) == 1 && !b.Batch && b.Messages[0].Version2() {
 		m := &b.Messages[0]
 		env.method = m.Method
 		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
@@ -268,6 +271,7 @@ func envelopeOf(r *http.Request, b *wire.Body) envelope {
 				_ = unmarshalString(m.Param("name"), &name)
 				env.name = name
 			}
+			env.args = m.Param("arguments")
 		}
 	}
 	for _, m := range b.Messages {

@@ -162,16 +162,17 @@ func (m *modern) accept(r *http.Request, b *wire.Body, f *frame) (*wire.Message,
 }
 
 // owns returns the one message of b when this path answers it exactly as
-// go-sdk's stateless handler would: a call of a method it serves, on the
-// 2026-07-28 wire, whose headers agree with its body and whose _meta
-// carries what go-sdk requires. Everything else, and every request go-sdk
-// would refuse, is go-sdk's to answer.
+// go-sdk's stateless handler would: a JSON-RPC 2.0 call of a method it
+// serves, on the 2026-07-28 wire, whose headers agree with its body and
+// whose _meta carries what go-sdk requires. Everything else, and every
+// request go-sdk would refuse (a message of another JSON-RPC version
+// among them), is go-sdk's to answer.
 func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	if b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth {
 		return nil, false
 	}
 	msg := &b.Messages[0]
-	if msg.Response || len(msg.ID) == 0 || string(msg.ID) == "null" {
+	if !msg.Version2() || msg.Response || len(msg.ID) == 0 || string(msg.ID) == "null" {
 		return nil, false
 	}
 	switch msg.Method {

@@ -242,6 +242,19 @@ func TestModernDifferential(t *testing.T) {
 		{"nesting beyond go-sdk's limit", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":`+strings.Repeat("[", 1001)+strings.Repeat("]", 1001)+`}`, ""), false},
 		{"arguments null", modernHeaders("tools/call", "add"), callBody("1", "add", `null`, ""), true},
 		{"name not a string", modernHeaders("tools/call", "add"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"arguments":{},` + diffMeta + `}}`, false},
+		// Not JSON-RPC 2.0: go-sdk refuses it, and nothing runs.
+		{"jsonrpc missing", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"jsonrpc":"2.0",`, "", 1), false},
+		{"jsonrpc 1.0", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"2.0"`, `"1.0"`, 1), false},
+		{"jsonrpc a number", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"2.0"`, `2`, 1), false},
+		{"jsonrpc null", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"2.0"`, `null`, 1), false},
+		{"jsonrpc repeated, last 1.0", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"jsonrpc":"2.0",`, `"jsonrpc":"2.0","jsonrpc":"1.0",`, 1), false},
+		{"tools/list jsonrpc 1.0", modernHeaders("tools/list", ""), strings.Replace(list(""), `"2.0"`, `"1.0"`, 1), false},
+		{"jsonrpc escaped", modernHeaders("tools/call", "add"), strings.Replace(callBody("1", "add", `{"a":1,"b":2}`, ""), `"2.0"`, `"2\u002e0"`, 1), true},
+		// Anything after the message: refused whole before either path.
+		{"trailing byte", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, "") + "x", false},
+		{"trailing brace", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, "") + "}", false},
+		{"trailing value", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, "") + " 1", false},
+		{"trailing space", modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, "") + " \r\n\t", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
