@@ -264,11 +264,11 @@ func toolFunc(up *upstream, o *operation) any {
 	structured := o.output != nil
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
 		ctx := args[0].Interface().(context.Context)
-		raw := args[1].Elem().Field(0).Interface().(arguments).raw
+		in := args[1].Elem().Field(0).Interface().(arguments).args
 		fail := func(err error) []reflect.Value {
 			return []reflect.Value{reflect.Zero(out), reflect.ValueOf(&err).Elem().Convert(errType)}
 		}
-		r, err := up.do(ctx, o, raw)
+		r, err := up.do(ctx, o, in)
 		if err != nil {
 			return fail(err)
 		}

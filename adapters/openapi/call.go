@@ -71,7 +71,7 @@ type response struct {
 // do sends one call's request and reads the answer; a refusal (a bound
 // reached, a 4xx) is an error the model reads, anything else an internal
 // error.
-func (u *upstream) do(ctx context.Context, o *operation, args []byte) (*response, error) {
+func (u *upstream) do(ctx context.Context, o *operation, args map[string]any) (*response, error) {
 	if u.inflight != nil {
 		select {
 		case u.inflight <- struct{}{}:

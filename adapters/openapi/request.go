@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/mcptool"
@@ -16,23 +15,15 @@ import (
 // the input schema has checked: the path parameters percent-encoded as
 // whole segments of the base URL's path, the query and the headers
 // serialized in their styles, the body as sent.
-func (o *operation) newRequest(base *url.URL, raw []byte) (*http.Request, error) {
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return nil, err
-	}
+func (o *operation) newRequest(base *url.URL, args map[string]any) (*http.Request, error) {
 	var refusals []string
 	path := o.path
 	var query []string
 	header := http.Header{}
 	for _, p := range o.params {
-		rawv, ok := args[p.name]
+		v, ok := args[p.name]
 		if !ok {
 			continue
-		}
-		v, err := decodeValue(rawv)
-		if err != nil {
-			return nil, err
 		}
 		switch p.in {
 		case "path":
@@ -73,7 +64,10 @@ func (o *operation) newRequest(base *url.URL, raw []byte) (*http.Request, error)
 	u.Fragment, u.RawFragment = "", ""
 	var body []byte
 	if b, ok := args[bodyName]; ok && o.body {
-		body = b
+		// The body as checked: json.Number keeps each number as written.
+		if body, err = json.Marshal(b); err != nil {
+			return nil, err
+		}
 	}
 	req, err := http.NewRequest(o.method, u.String(), bytes.NewReader(body))
 	if err != nil {
@@ -91,14 +85,6 @@ func (o *operation) newRequest(base *url.URL, raw []byte) (*http.Request, error)
 		req.Header.Set("Accept", o.accept)
 	}
 	return req, nil
-}
-
-// decodeValue decodes a checked argument, numbers as written.
-func decodeValue(raw []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	return v, d.Decode(&v)
 }
 
 // scalar is a primitive value as a parameter carries it.
@@ -190,5 +176,3 @@ func form(p param, v any) []string {
 	}
 	return []string{name + "=" + esc(scalar(v))}
 }
-
-var _ = sort.Strings

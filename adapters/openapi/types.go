@@ -32,8 +32,8 @@ const tagKey = "mcpopenapi"
 // input schema, as JSON. Its field C makes mcpgen's reflection refuse the
 // type on a registry made without [Types], rather than describe it wrongly.
 type arguments struct {
-	raw json.RawMessage
-	C   chan struct{} `json:"c"`
+	args map[string]any // decoded once, numbers as json.Number
+	C    chan struct{}  `json:"c"`
 }
 
 // body holds an operation's JSON response.
@@ -98,7 +98,7 @@ func (h *handler) Decode(data []byte, dst any) error {
 		return &mcpreflect.ArgumentsError{Violations: vs}
 	}
 	a := v.Field(0).Addr().Interface().(*arguments)
-	a.raw = data
+	a.args, _ = inst.(map[string]any) // the schema says it is an object
 	return nil
 }
 
