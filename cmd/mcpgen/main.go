@@ -13,6 +13,10 @@
 // accepts: func(ctx, In) (Out, error), func(ctx, In) error, func(ctx) (Out,
 // error), ... where In is a named struct type. See docs/mcpgen.md.
 //
+// mcpgen catalog [-format markdown|html|json] [-o FILE] [DIR] writes the
+// catalogue of the tools of the package in DIR, whose function Registry
+// (-func names another) builds its registry; see docs/catalog.md.
+//
 // mcpgen diff OLD.json NEW.json compares two JSON tool catalogues (see
 // package mcptool/catalog) and classes every change as breaking,
 // security-relevant or compatible, for a CI check; see docs/catalog.md.
@@ -46,10 +50,13 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "diff" {
 		os.Exit(runDiff(os.Args[2:], os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "catalog" {
+		os.Exit(runCatalog(os.Args[2:], os.Stdout, os.Stderr)) // catalog.go
+	}
 	dir := flag.String("dir", ".", "the package directory")
 	out := flag.String("o", genFile, "the file to write, in the package directory")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpgen [-dir DIR] [-o FILE]\n       mcpgen diff [flags] OLD.json NEW.json\n\nWrites FILE (default %s) for the package in DIR: doc comments as descriptions and precomputed schemas.\nmcpgen diff compares two tool catalogues (mcpgen diff -h).\n\n", genFile)
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpgen [-dir DIR] [-o FILE]\n       mcpgen catalog [flags] [DIR]\n       mcpgen diff [flags] OLD.json NEW.json\n\nWrites FILE (default %s) for the package in DIR: doc comments as descriptions and precomputed schemas.\nmcpgen catalog writes the catalogue of a package's tools (mcpgen catalog -h).\nmcpgen diff compares two tool catalogues (mcpgen diff -h).\n\n", genFile)
 		flag.PrintDefaults()
 	}
 	flag.Parse()
