@@ -18,6 +18,7 @@ import (
 
 	mcpoauth "github.com/mcpgen/mcpgen/adapters/oauth"
 	"github.com/mcpgen/mcpgen/adapters/oauth/oauthtest"
+	mcpredis "github.com/mcpgen/mcpgen/adapters/redis"
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
@@ -29,9 +30,14 @@ var errAnonymous = errors.New("refusing to serve without authorization on an add
 // authorization sets the HTTP options that make the server an OAuth
 // resource server for -auth-issuer in o, and reports whether it did;
 // without an issuer it refuses a listener that is not loopback unless
-// -allow-unauthenticated. done stops refreshing the issuer's keys.
-func authorization(ctx context.Context, cfg config, ln net.Listener, logger *slog.Logger, o *mcptool.HTTPOptions) (on bool, done func(), err error) {
+// -allow-unauthenticated. With -auth-dpop it takes only DPoP-bound tokens,
+// and replicas with -redis (cl) share the proofs already seen. done stops
+// refreshing the issuer's keys.
+func authorization(ctx context.Context, cfg config, cl *mcpredis.Cluster, ln net.Listener, logger *slog.Logger, o *mcptool.HTTPOptions) (on bool, done func(), err error) {
 	done = func() {}
+	if cfg.authDPoP && cfg.authIssuer == "" {
+		return false, done, errors.New("-auth-dpop needs -auth-issuer")
+	}
 	if cfg.authIssuer == "" {
 		if ip := listenIP(ln); ip == nil || !ip.IsLoopback() {
 			if !cfg.allowAnonymous {
@@ -45,17 +51,20 @@ func authorization(ctx context.Context, cfg config, ln net.Listener, logger *slo
 	if audience == "" {
 		audience = "http://" + ln.Addr().String() + "/mcp"
 	}
-	v, err := mcpoauth.New(ctx, &mcpoauth.Options{Issuer: cfg.authIssuer, Audience: audience})
+	var dpop *mcpoauth.DPoPOptions
+	if cfg.authDPoP {
+		dpop = &mcpoauth.DPoPOptions{Required: true}
+		if cl != nil {
+			dpop.Spent = cl.SpentStore()
+		}
+	}
+	v, err := mcpoauth.New(ctx, &mcpoauth.Options{Issuer: cfg.authIssuer, Audience: audience, DPoP: dpop})
 	if err != nil {
 		return false, done, fmt.Errorf("-auth-issuer: %w", err)
 	}
-	logger.Info("authorization on", "issuer", cfg.authIssuer, "audience", audience)
+	logger.Info("authorization on", "issuer", cfg.authIssuer, "audience", audience, "dpop", cfg.authDPoP)
 	o.TokenVerifier = v.Verify
-	o.ResourceMetadata = &oauthex.ProtectedResourceMetadata{
-		Resource:             audience,
-		AuthorizationServers: []string{cfg.authIssuer},
-		ResourceName:         "mcpgen demo",
-	}
+	o.ResourceMetadata = v.ResourceMetadata(oauthex.ProtectedResourceMetadata{ResourceName: "mcpgen demo"})
 	return true, func() { _ = v.Close() }, nil
 }
 
@@ -70,7 +79,9 @@ func listenIP(ln net.Listener) net.IP {
 // runIssuer is the issuer subcommand: a development authorization server on
 // loopback that grants any client_credentials token asked for (the scope
 // and resource of the form), and authorization codes with PKCE to clients
-// it registers (oauthtest), for trying -auth-issuer out. Never expose it.
+// it registers (oauthtest), bound to the key of the token request's DPoP
+// proof when it has one (for -auth-dpop), for trying -auth-issuer out.
+// Never expose it.
 func runIssuer(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcpgen-demo issuer", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -36,6 +36,7 @@ type config struct {
 	authIssuer     string // with -http: the OAuth issuer whose tokens callers need; "" is none
 	authAudience   string // this server's resource identifier; "" is http://ADDR/mcp
 	allowAnonymous bool   // serve without authorization on a non-loopback address
+	authDPoP       bool   // -auth-dpop: take only DPoP-bound tokens (RFC 9449)
 	listAll        bool   // -list-all-tools: tools/list shows the tools a token's scopes do not allow too
 
 	// The demo toolset's settings. Zero values mean the defaults (see
@@ -137,6 +138,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.redisURL, "redis", os.Getenv("MCPGEN_REDIS_URL"), "keep the state replicas share (rate limits, concurrency caps, 2025-era stream events, the requestState key) in the Redis server at `URL`, e.g. redis://127.0.0.1:6379/0 (default: in process)")
 	fs.StringVar(&cfg.authIssuer, "auth-issuer", os.Getenv("MCPGEN_AUTH_ISSUER"), "with -http: require OAuth access tokens (JWTs) from the issuer at `URL`, with the scopes each tool needs (demo:read, demo:write, demo:admin; see docs/auth.md)")
 	fs.StringVar(&cfg.authAudience, "auth-audience", os.Getenv("MCPGEN_AUTH_AUDIENCE"), "with -auth-issuer: this server's resource identifier `URI`, which tokens' aud must name (default: http://ADDR/mcp)")
+	fs.BoolVar(&cfg.authDPoP, "auth-dpop", false, "with -auth-issuer: take only DPoP-bound access tokens (RFC 9449), each request with a fresh proof of the token's key; with -redis, replicas share the proofs seen (docs/auth.md)")
 	fs.BoolVar(&cfg.allowAnonymous, "allow-unauthenticated", false, "with -http on an address that is not loopback: serve without -auth-issuer anyway (anyone who reaches the port can call every tool)")
 	fs.BoolVar(&cfg.listAll, "list-all-tools", false, "with -auth-issuer: tools/list shows every tool, also those the token's scopes do not allow; calling one answers 403 naming the scopes, so that a client steps up (docs/auth.md)")
 	fs.BoolVar(&cfg.verbose, "v", false, "log every session go-sdk opens and closes (three lines per stateless request); by default only its warnings and errors")
@@ -299,7 +301,7 @@ func serveHTTP(ctx context.Context, a *app, cfg config, logger *slog.Logger) err
 		hopts = a.cluster.HTTPOptions()
 	}
 	hopts.Logger, hopts.BodyReadTimeout, hopts.Stateless = logger, cfg.bodyWait, cfg.stateless
-	authOn, closeAuth, err := authorization(ctx, cfg, ln, logger, hopts)
+	authOn, closeAuth, err := authorization(ctx, cfg, a.cluster, ln, logger, hopts)
 	if err != nil {
 		_ = ln.Close()
 		return err
