@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/aymanbagabas/go-udiff v0.4.2
-	github.com/buger/jsonparser v1.6.1
 	github.com/go-json-experiment/json v1.27.2
 	github.com/go-playground/validator/v10 v10.30.6
 	github.com/google/jsonschema-go v0.4.3
@@ -21,6 +20,7 @@ require (
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.6.1 // indirect
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect
 	github.com/go-playground/locales v0.14.2 // indirect
 	github.com/go-playground/universal-translator v0.18.2 // indirect

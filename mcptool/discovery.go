@@ -8,13 +8,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/buger/jsonparser"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/internal/toolsearch"
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
 // Discovery (docs/discovery.md): a registry made with the Discovery option
@@ -310,43 +310,65 @@ func (t *tool) searchable() bool { return t.view == nil || !t.view.appOnly }
 
 // searchDoc is the text of t that search ranks: its name, group, title and
 // description, its top-level arguments' names and descriptions, and the
-// names of the properties nested in them (read with jsonparser: decoding
-// 10,000 schemas costs seconds).
+// names of the properties nested in them (read with wire.Members, each
+// schema in one pass, not decoded: decoding 10,000 schemas costs seconds).
 func searchDoc(t *tool) toolsearch.Doc {
 	d := toolsearch.Doc{Name: t.name, Group: t.group, Description: t.def.Title + " " + t.def.Description}
 	raw, ok := t.def.InputSchema.(json.RawMessage)
 	if !ok {
 		return d
 	}
-	_ = jsonparser.ObjectEach(raw, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
-		desc, _ := jsonparser.GetString(v, "description")
-		d.Args = append(d.Args, toolsearch.Arg{Name: string(k), Description: desc})
-		nestedFields(&d, v, 1)
-		return nil
-	}, "properties")
+	_, _, props := schemaParts(raw)
+	wire.Members(props, func(k []byte, v json.RawMessage) bool {
+		desc, items, props := schemaParts(v)
+		arg := toolsearch.Arg{Name: string(k)}
+		arg.Description, _ = wire.Text(desc)
+		d.Args = append(d.Args, arg)
+		nestedFields(&d, items, props, 1)
+		return true
+	})
 	slices.SortFunc(d.Args, func(a, b toolsearch.Arg) int { return strings.Compare(a.Name, b.Name) })
 	slices.Sort(d.Fields)
 	return d
 }
 
+// schemaParts returns the description, items and properties of schema, as
+// they are in it (nil when absent).
+func schemaParts(schema []byte) (desc, items, props json.RawMessage) {
+	wire.Members(schema, func(k []byte, v json.RawMessage) bool {
+		switch string(k) {
+		case "description":
+			desc = v
+		case "items":
+			items = v
+		case "properties":
+			props = v
+		}
+		return true
+	})
+	return desc, items, props
+}
+
 // maxNest bounds how deep nestedFields reads an argument's schema.
 const maxNest = 3
 
-// nestedFields adds to d.Fields the names of the properties of schema (an
-// argument's, or its items' for an array), and of theirs, down to maxNest
-// levels: a request body's fields name what a tool changes.
-func nestedFields(d *toolsearch.Doc, schema []byte, depth int) {
+// nestedFields adds to d.Fields the names of the properties of a schema
+// (an argument's, or its items' for an array: its items and properties),
+// and of theirs, down to maxNest levels: a request body's fields name what
+// a tool changes.
+func nestedFields(d *toolsearch.Doc, items, props json.RawMessage, depth int) {
 	if depth > maxNest {
 		return
 	}
-	if items, _, _, err := jsonparser.Get(schema, "items"); err == nil {
-		schema = items
+	if items != nil {
+		_, _, props = schemaParts(items)
 	}
-	_ = jsonparser.ObjectEach(schema, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+	wire.Members(props, func(k []byte, v json.RawMessage) bool {
 		d.Fields = append(d.Fields, string(k))
-		nestedFields(d, v, depth+1)
-		return nil
-	}, "properties")
+		_, items, props := schemaParts(v)
+		nestedFields(d, items, props, depth+1)
+		return true
+	})
 }
 
 // search returns the tools of set matching query, best first, at most

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/buger/jsonparser"
+	jsonwire "github.com/mcpgen/mcpgen/mcptool/internal/wire" // wire is a test helper here
 )
 
 // Params go-sdk drops. go-sdk v1.8.0 decodes the params of each method it
@@ -25,11 +25,11 @@ import (
 // without params.<param>, a second scan), which allocates nothing. So is a
 // message whose _meta is neither an object nor null.
 func LiftParam(msg []byte, method, param, metaKey string) []byte {
-	raw, typ, _, err := jsonparser.Get(msg, "method")
-	if err != nil || typ != jsonparser.String || bytes.IndexByte(raw, '\\') < 0 && string(raw) != method {
+	raw, ok := jsonwire.Field(msg, "method")
+	if !ok || raw[0] != '"' || bytes.IndexByte(raw, '\\') < 0 && string(raw[1:len(raw)-1]) != method {
 		return msg // an escaped method name is compared once decoded, below
 	}
-	if _, _, _, err := jsonparser.Get(msg, "params", param); err != nil {
+	if _, ok := jsonwire.Field(msg, "params", param); !ok {
 		return msg
 	}
 	var top map[string]json.RawMessage
@@ -46,6 +46,7 @@ func LiftParam(msg []byte, method, param, metaKey string) []byte {
 		return msg
 	}
 	delete(params, param)
+	var err error
 	if top["params"], err = json.Marshal(params); err != nil {
 		return msg
 	}
