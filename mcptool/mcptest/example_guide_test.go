@@ -160,9 +160,6 @@ func ExampleLoadReport_String() {
 // request (its message and the schema of the answer) and returns the
 // user's answer, on either protocol era.
 func ExampleElicit_form() {
-	type Contact struct {
-		Email string `json:"email"`
-	}
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("share_note", func(ctx context.Context) (string, error) {
 		res, err := mcptool.Elicit(ctx, "contact", &mcp.ElicitParams{
