@@ -671,7 +671,7 @@ func ExampleRegistry_Catalog() {
 	//
 	// | Argument | Type | Required | Default | Constraints | Description |
 	// | --- | --- | --- | --- | --- | --- |
-	// | `city` | string | yes |  |  | City name |
+	// | `city` | string | yes |  | min length 1 | City name |
 	// | `days` | integer | no | `1` | ≥ 1; ≤ 7 |  |
 	//
 	// Result: content blocks (no output schema).
@@ -716,13 +716,17 @@ func ExampleRegistry_Catalog_json() {
 	//         {
 	//           "path": "name",
 	//           "type": "string",
-	//           "required": true
+	//           "required": true,
+	//           "constraints": [
+	//             "min length 1"
+	//           ]
 	//         }
 	//       ],
 	//       "inputSchema": {
 	//         "properties": {
 	//           "name": {
-	//             "type": "string"
+	//             "type": "string",
+	//             "minLength": 1
 	//           }
 	//         },
 	//         "additionalProperties": false,
@@ -734,7 +738,7 @@ func ExampleRegistry_Catalog_json() {
 	//       "example": {
 	//         "name": "example name"
 	//       },
-	//       "fingerprint": "sha256:b91839257826d5ee8c24e554f53bc60f28e4324f249ff73d32f913f3e20df65e"
+	//       "fingerprint": "sha256:93905f5d2a8ae4acb3350b8dff53a8d85df384aa866488e9f6899726774b00ce"
 	//     }
 	//   ]
 	// }

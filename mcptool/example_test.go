@@ -464,7 +464,7 @@ func ExamplePlanCache() {
 	examplePrintResult(reg.Call(ctx, "greet", json.RawMessage(`{"who":"Ada"}`)))
 	examplePrintResult(reg.Call(ctx, "shout", json.RawMessage(`{"text":"far too long to shout"}`)))
 	// Output:
-	// {"properties":{"text":{"type":"string","maxLength":10}},"additionalProperties":false,"type":"object","required":["text"]}
+	// {"properties":{"text":{"type":"string","maxLength":10,"minLength":1}},"additionalProperties":false,"type":"object","required":["text"]}
 	// isError: false
 	// text: greet: Ada
 	// isError: true

@@ -186,6 +186,12 @@ var errDupTags = reflect.StructOf([]reflect.StructField{
 type errValidateOmitempty struct {
 	S string `json:"s" validate:"omitempty,max=3"`
 }
+type errRequiredMinLength struct {
+	S string `json:"s" jsonschema:"minLength=0" validate:"required"`
+}
+type errRequiredMaxItems struct {
+	L []string `json:"l" validate:"required,max=0"`
+}
 type errContradiction struct {
 	N int `json:"n" jsonschema:"maximum=5" validate:"max=10"`
 }
@@ -366,6 +372,10 @@ var defErrCases = []defErrCase{
 	{name: "duplicate json tags", typ: errDupTags, field: "A", msg: `JSON name "x" is used by A and B at the same depth`},
 	{name: "validate omitempty on a required property", typ: tf[errValidateOmitempty](), field: "S", tag: `validate:"omitempty,max=3"`,
 		exact: `mcpreflect.errValidateOmitempty.S: tag validate:"omitempty,max=3": omitempty contradicts the json tag, which makes "s" required: add omitempty to the json tag, or drop omitempty`},
+	{name: "required contradicts minLength", typ: tf[errRequiredMinLength](), field: "S", tag: `validate:"required"`,
+		exact: `mcpreflect.errRequiredMinLength.S: tag validate:"required": rule "required" sets minLength, which the jsonschema tag already sets to 0`},
+	{name: "required with max=0", typ: tf[errRequiredMaxItems](), field: "L", tag: `validate:"required,max=0"`,
+		exact: `mcpreflect.errRequiredMaxItems.L: tag validate:"required,max=0": rule "required" refuses the empty value, the only one maxItems 0 allows`},
 	{name: "validate contradicts jsonschema", typ: tf[errContradiction](), field: "N", tag: `validate:"max=10"`,
 		exact: `mcpreflect.errContradiction.N: tag validate:"max=10": rule "max=10" sets maximum, which the jsonschema tag already sets to 5`},
 	{name: "oneof contradicts enum", typ: tf[errContradictionEnum](), field: "S", tag: `validate:"oneof=a c"`,

@@ -81,16 +81,53 @@ func TestEmptyAndNullArguments(t *testing.T) {
 	wantViolations(t, err, Violation{Path: "q", Rule: "required", Msg: "is required but missing"})
 }
 
-// required means present: an explicit zero value counts.
+// The json tag's required means present: an explicit zero value counts.
 func TestRequiredMeansPresent(t *testing.T) {
 	v := mustDecode[ZooScalars](t, `{"name":"","flag":false,"count":0,"Untagged":0}`)
 	if v.Name != "" || v.Flag || v.Count != 0 {
 		t.Errorf("got %+v", v)
 	}
-	// validate:"required" is presence too, not validator's non-zero.
-	mustDecode[ZooStringRules](t, `{"req":""}`)
+}
+
+// validate:"required" means validator's required: a string, a slice and a
+// map must not be empty, a pointer not nil; a number and a bool need only be
+// present (0 and false count).
+func TestValidateRequiredRefusesEmpty(t *testing.T) {
+	mustDecode[ZooStringRules](t, `{"req":"  "}`) // spaces are not empty, as for validator
 	_, err := decodeInto[ZooStringRules](t, `{}`)
 	wantViolations(t, err, Violation{Path: "req", Rule: "required", Msg: "is required but missing"})
+	_, err = decodeInto[ZooStringRules](t, `{"req":""}`)
+	wantViolations(t, err, Violation{Path: "req", Rule: "minLength", Msg: "must be at least 1 character long, got 0"})
+	const rest = `"ptr":"","num":0,"flag":false,"nested":{},"longer":"abc","tagged":"ab","ids":[0],"when":"2026-01-02T03:04:05Z"`
+	_, err = decodeInto[ZooRequiredValues](t, `{"str":"","bytes":"","list":[],"dict":{},`+rest+`}`)
+	var ae *ArgumentsError
+	if !errors.As(err, &ae) {
+		t.Fatalf("want *ArgumentsError, got %v", err)
+	}
+	var got []string
+	for _, v := range ae.Violations {
+		got = append(got, v.Path+" "+v.Rule)
+	}
+	if want := "str minLength|bytes minLength|list minItems|dict minProperties"; strings.Join(got, "|") != want {
+		t.Errorf("violations: %s, want %s", strings.Join(got, "|"), want)
+	}
+	p, err := PlanFor(tf[ZooRequiredValues](), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"str":{"type":"string","minLength":1}`,
+		`"list":{"items":{"type":"string"},"type":"array","minItems":1}`,
+		`"nested":{"additionalProperties":{"type":"string"},"type":"object"}`,
+		`-9223372036854775808},"type":"object","minProperties":1}`,
+		`"longer":{"type":"string","minLength":3}`,
+		`"num":{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808}`,
+		`"flag":{"type":"boolean"}`,
+	} {
+		if !strings.Contains(string(p.SchemaJSON), want) {
+			t.Errorf("schema lacks %s:\n%s", want, p.SchemaJSON)
+		}
+	}
 }
 
 // Rules apply to present properties only; an absent optional property is

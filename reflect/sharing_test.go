@@ -95,13 +95,13 @@ func TestSchemaNodesNotShared(t *testing.T) {
 		"type":"object","additionalProperties":false,
 		"required":["one","two","other"],
 		"properties":{
-			"one":{"type":"object","additionalProperties":false,"required":["v"],"description":"the first","properties":{"v":{"type":"string","maxLength":3}}},
-			"two":{"type":"object","additionalProperties":false,"required":["v"],"description":"the second","properties":{"v":{"type":"string","maxLength":3}}},
+			"one":{"type":"object","additionalProperties":false,"required":["v"],"description":"the first","properties":{"v":{"type":"string","minLength":1,"maxLength":3}}},
+			"two":{"type":"object","additionalProperties":false,"required":["v"],"description":"the second","properties":{"v":{"type":"string","minLength":1,"maxLength":3}}},
 			"solo":{"type":"object","additionalProperties":false,"required":["in","a"],"description":"only once","properties":{
-				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
+				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","minLength":1,"maxLength":3}}},"a":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
 			"other":{"type":"object","additionalProperties":false,"required":["in","b"],"properties":{
-				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
-			"list":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","maxLength":3}}}}
+				"in":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","minLength":1,"maxLength":3}}},"b":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}}},
+			"list":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["v"],"properties":{"v":{"type":"string","minLength":1,"maxLength":3}}}}
 		}}`, string(p.SchemaJSON))
 	// And the decoder checks every place.
 	_, err = p.DecodeValue([]byte(`{"one":{"v":"abcd"},"two":{"v":"a"},"other":{"in":{"v":"long!"},"b":1},"list":[{"v":"x"},{"v":"xxxx"}],"solo":{"in":{"v":"abcde"},"a":1}}`))

@@ -59,6 +59,7 @@ func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool
 	node := f.schema
 	t := f.typ
 	var residual []string
+	nonEmpty := false
 	for li, lv := range f.validate {
 		if li > 0 {
 			bt := baseType(t)
@@ -110,7 +111,7 @@ func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool
 				continue
 			}
 			if r.name == "required" && li == 0 {
-				f.required = true
+				f.required, nonEmpty = true, true
 				continue
 			}
 			if crossRules[r.name] && li == 0 {
@@ -135,6 +136,11 @@ func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool
 			residual = append(residual, r.raw)
 		}
 	}
+	if nonEmpty {
+		if err := b.requireValue(f, setBy, fail); err != nil {
+			return err
+		}
+	}
 	// Trim trailing dives that carry no rule.
 	for len(residual) > 0 && residual[len(residual)-1] == "dive" {
 		residual = residual[:len(residual)-1]
@@ -142,6 +148,50 @@ func (b *builder) mirror(owner reflect.Type, f *fieldInfo, setBy map[string]bool
 	f.residual = strings.Join(residual, ",")
 	return nil
 }
+
+// requireValue writes what validator's required adds to presence into the
+// schema of field f, where JSON Schema can say it, so that the published
+// schema and the call's check agree: a string (or a []byte, sent as
+// base64) is not "", a slice not [] and a map not {}. A pointer or an
+// interface is not nil, which a required property already means (null is
+// not among its types). A number, a bool, a struct, an array or a time
+// stays required only by presence: 0, false and their like are values a
+// model sends on purpose, unlike Go's zero values validator guards against.
+func (b *builder) requireValue(f *fieldInfo, setBy map[string]bool, fail func(string, ...any) error) error {
+	t, node := f.typ, f.schema
+	if node.Ref != "" || t == rawMessageType {
+		return nil
+	}
+	if _, ok, _ := b.custom(t); ok {
+		return nil // its schema is its own
+	}
+	var kw string
+	var lo **uint64
+	var hi *uint64
+	switch {
+	case (t == bytesType || t.Kind() == reflect.String) && node.Type == "string":
+		kw, lo, hi = "minLength", &node.MinLength, node.MaxLength
+	case t.Kind() == reflect.Slice && node.Type == "array":
+		kw, lo, hi = "minItems", &node.MinItems, node.MaxItems
+	case t.Kind() == reflect.Map && node.Type == "object" && node.Properties == nil:
+		kw, lo, hi = "minProperties", &node.MinProperties, node.MaxProperties
+	default:
+		return nil
+	}
+	switch {
+	case *lo != nil && **lo >= 1:
+		return nil // already not empty
+	case *lo != nil && setBy[kw]:
+		return fail("rule \"required\" sets %s, which the jsonschema tag already sets to %d", kw, **lo)
+	case hi != nil && *hi == 0:
+		return fail("rule \"required\" refuses the empty value, the only one %s 0 allows", maxName[kw])
+	}
+	one := uint64(1)
+	*lo = &one
+	return nil
+}
+
+var maxName = map[string]string{"minLength": "maxLength", "minItems": "maxItems", "minProperties": "maxProperties"}
 
 func hasRule(rules []vrule, name string) bool {
 	for _, r := range rules {

@@ -271,6 +271,25 @@ type ZooStringRules struct {
 	Both string `json:"both,omitempty" validate:"min=1,max=3"`
 }
 
+// ZooRequiredValues holds validate:"required" on each kind of value: a
+// string, a []byte, a slice and a map must not be empty (minLength,
+// minItems, minProperties 1), a pointer not null; a number, a bool, a
+// struct and a time need only be present.
+type ZooRequiredValues struct {
+	Str    string            `json:"str" validate:"required"`
+	Bytes  []byte            `json:"bytes" validate:"required"`
+	List   []string          `json:"list" validate:"required"`
+	Dict   map[string]int    `json:"dict" validate:"required"`
+	Ptr    *string           `json:"ptr,omitempty" validate:"required"`
+	Num    int               `json:"num,omitempty" validate:"required"`
+	Flag   bool              `json:"flag" validate:"required"`
+	Nested map[string]string `json:"nested"`
+	Longer string            `json:"longer" validate:"required,min=3"`
+	Tagged string            `json:"tagged" jsonschema:"minLength=2" validate:"required"`
+	IDs    []int             `json:"ids" validate:"required,dive,min=0"`
+	When   time.Time         `json:"when" validate:"required"`
+}
+
 // ZooNumberRules mirrors every bound rule on numbers.
 type ZooNumberRules struct {
 	Min     int     `json:"min" validate:"min=1"`
