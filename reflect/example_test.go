@@ -123,7 +123,8 @@ func ExampleAnalyzeFunc() {
 }
 
 // RegisterGenerated is what the init function of a cmd/mcpgen file calls;
-// doc comments registered there become descriptions.
+// doc comments registered there become descriptions, without their leading
+// Go names.
 func ExampleRegisterGenerated() {
 	type noteArgs struct {
 		Text string `json:"text"`
@@ -137,7 +138,7 @@ func ExampleRegisterGenerated() {
 	plan, _ := mcpreflect.DefaultCache().Plan(t, mcpreflect.Options{})
 	fmt.Println(string(plan.SchemaJSON))
 	// Output:
-	// {"properties":{"text":{"type":"string","description":"Text is the note."}},"additionalProperties":false,"type":"object","required":["text"],"description":"A note is kept for a day."}
+	// {"properties":{"text":{"type":"string","description":"The note."}},"additionalProperties":false,"type":"object","required":["text"],"description":"A note is kept for a day."}
 }
 
 // DumpGenerated writes what cmd/mcpgen embeds, as JSON with Go expressions.

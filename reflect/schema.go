@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/internal/docname"
 )
 
 // Options change how schemas are derived. The zero value is the default:
@@ -604,7 +606,7 @@ func (b *builder) fieldSchema(owner reflect.Type, f *fieldInfo) error {
 	}
 	if b.opts.comments != nil {
 		if c := b.opts.comments(f.decl, f.declName); c != "" {
-			s.Description = c
+			s.Description = docname.Trim(f.declName, c)
 		}
 	}
 	if f.tags.hasDescription {

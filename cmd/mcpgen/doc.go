@@ -5,8 +5,8 @@ import (
 	"go/ast"
 	"go/doc/comment"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/docname"
 )
 
 // docText turns a doc comment into a description: the comment's text as
@@ -24,14 +24,8 @@ func docText(cg *ast.CommentGroup) string {
 // toolDoc turns a function's doc comment into a tool description: Go's
 // convention opens it with the function's name ("SearchPages searches the
 // notes..."), which means nothing to a model, so the name goes and the verb
-// is capitalized ("Searches the notes...").
-func toolDoc(name, doc string) string {
-	rest, ok := strings.CutPrefix(doc, name+" ")
-	if !ok || rest == "" {
-		return doc
-	}
-	r, size := utf8.DecodeRuneInString(rest)
-	return string(unicode.ToUpper(r)) + rest[size:]
-}
+// is capitalized ("Searches the notes..."), as reflect does with a type's
+// and a field's comment (docname.Trim).
+func toolDoc(name, doc string) string { return docname.Trim(name, doc) }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -86,11 +86,11 @@ func TestDescriptionsFromComments(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(find.InputSchema.(json.RawMessage), &schema))
 	assert.Empty(t, schema.Description, "\"FindArgs are the arguments of find_events.\" says nothing the tool does not")
-	assert.Equal(t, "Query is matched against event titles.", schema.Properties["query"].Description)
+	assert.Equal(t, "Matched against event titles.", schema.Properties["query"].Description)
 	assert.Equal(t, "from the tag", schema.Properties["note"].Description, "a tag wins over a comment")
-	assert.Equal(t, "Page is the page number, from 1.", schema.Properties["page"].Description, "promoted from an embedded struct of another package")
-	assert.Equal(t, "Size is the page size.", schema.Properties["size"].Description, "a line comment")
-	assert.Equal(t, "When limits the search to a time range.", schema.Properties["when"].Description)
+	assert.Equal(t, "The page number, from 1.", schema.Properties["page"].Description, "promoted from an embedded struct of another package")
+	assert.Equal(t, "The page size.", schema.Properties["size"].Description, "a line comment")
+	assert.Equal(t, "Limits the search to a time range.", schema.Properties["when"].Description)
 
 	cancel, _ := reg.Tool("cancel_event")
 	assert.Equal(t, "Cancels an event. Cancelling it twice does nothing more.", cancel.Description)
