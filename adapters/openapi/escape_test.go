@@ -197,3 +197,13 @@ func TestCredentials(t *testing.T) {
 		t.Errorf("headers the API saw: %v", h)
 	}
 }
+
+// TestViolationText: a decimal bound is written as the description has it.
+func TestViolationText(t *testing.T) {
+	up := newPetstore(t, func(w http.ResponseWriter, r *http.Request) {})
+	reg := front(t, "testdata/shapes.yaml", up, mcpopenapi.Options{})
+	r := call(t, reg, "search_shapes", `{"size":10.5}`)
+	if want := "size: must be less than 10, got 10.5 (exclusiveMaximum)"; !strings.Contains(text(r), want) {
+		t.Errorf("got %q, want %q", text(r), want)
+	}
+}

@@ -176,5 +176,10 @@ func ratText(r *big.Rat) string {
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	return r.FloatString(10)
+	s := strings.TrimRight(r.FloatString(30), "0")
+	if len(s) > 24 { // not a short decimal (1/3): the nearest float
+		f, _ := r.Float64()
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return s
 }
