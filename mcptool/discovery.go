@@ -438,21 +438,6 @@ func (r *Registry) searchTools(ctx context.Context, in searchArgs) (*mcp.CallToo
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
 }
 
-// visibleGroups returns the groups of which the caller may see a tool, in
-// one pass over the tools; nil when it may see every tool.
-func (r *Registry) visibleGroups(set *toolSet, ti *auth.TokenInfo) map[string]bool {
-	if r.cfg.listAll || ti == nil {
-		return nil
-	}
-	out := map[string]bool{}
-	for _, t := range set.sorted {
-		if t.group != "" && !out[t.group] && t.searchable() && mayCall(t, ti) {
-			out[t.group] = true
-		}
-	}
-	return out
-}
-
 // listQuery returns the query of a tools/list (SEP-1821, lifted into
 // _meta by the transports), removing it from the request.
 func listQuery(req *mcp.ListToolsRequest) (string, bool) {

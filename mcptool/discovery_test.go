@@ -235,7 +235,7 @@ func TestDiscoveryAuthorization(t *testing.T) {
 }
 
 // TestDiscoveryGroupsAuthorization: an empty query lists only the groups
-// of which the caller may call a tool.
+// of which the caller may call a tool, counting only those tools.
 func TestDiscoveryGroupsAuthorization(t *testing.T) {
 	reg := discoveryRegistry(t)
 	require.NoError(t, mcptool.Add(reg, "purge_users", func(context.Context, userArgs) (string, error) { return "purged", nil },
@@ -253,7 +253,8 @@ func TestDiscoveryGroupsAuthorization(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(context.Background()))
 	ctx := mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"other"}, UserID: "u"})
-	assert.Equal(t, map[string]int{"billing": 2, "accounts": 2}, groups(ctx), "a group none of whose tools the caller may call is not listed")
+	assert.Equal(t, map[string]int{"billing": 2, "accounts": 1}, groups(ctx),
+		"a group none of whose tools the caller may call is not listed, and a group counts only the tools the caller may call (not delete_user)")
 	ctx = mcptool.Authenticated(context.Background(), &auth.TokenInfo{Scopes: []string{"users:admin"}, UserID: "u"})
 	assert.Equal(t, map[string]int{"admin": 1, "billing": 2, "accounts": 2}, groups(ctx))
 }

@@ -32,27 +32,29 @@ type emptyResult struct {
 }
 
 // emptySearch is search_tools' answer to an empty query without a group:
-// the groups of which the caller may see a tool, and the tools it may see
-// that are in no group, by name, at most emptyListMax. A registry without
-// groups thus lists its tools, one with only groups lists the groups.
+// the groups of which the caller may see a tool, each with the number of
+// tools it may see there, and the tools it may see that are in no group,
+// by name, at most emptyListMax. A registry without groups thus lists its
+// tools, one with only groups lists the groups.
 func (r *Registry) emptySearch(set *toolSet, ti *auth.TokenInfo) emptyResult {
 	v := r.index(set)
 	res := emptyResult{Tools: []toolName{}}
-	visible := r.visibleGroups(set, ti)
-	for _, g := range v.groups {
-		if visible == nil || visible[g.Name] {
-			res.Groups = append(res.Groups, g)
+	count := map[string]int{}
+	for _, t := range v.docs {
+		switch {
+		case !r.cfg.listAll && !mayCall(t, ti):
+		case t.group != "":
+			count[t.group]++
+		case len(res.Tools) == emptyListMax:
+			res.More++
+		default:
+			res.Tools = append(res.Tools, toolName{t.name, t.def.Title})
 		}
 	}
-	for _, t := range v.docs {
-		if t.group != "" || !(r.cfg.listAll || mayCall(t, ti)) {
-			continue
+	for _, g := range v.groups { // sorted by name
+		if n := count[g.Name]; n > 0 {
+			res.Groups = append(res.Groups, groupInfo{g.Name, n})
 		}
-		if len(res.Tools) == emptyListMax {
-			res.More++
-			continue
-		}
-		res.Tools = append(res.Tools, toolName{t.name, t.def.Title})
 	}
 	return res
 }
