@@ -2,13 +2,21 @@ package main
 
 import (
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpgen/mcpgen/adapters/oauth/oauthtest"
+	"github.com/mcpgen/mcpgen/mcptool"
 )
 
 // dpopPkg is panva's DPoP (RFC 9449) library for JavaScript runtimes: it
@@ -65,4 +73,72 @@ func TestAuthDPoPClient(t *testing.T) {
 	assert.Contains(t, report.OtherURLChallenge, `error_description="the DPoP proof's htu is not this request's URL"`)
 	assert.Equal(t, 401, report.BearerStatus)
 	assert.Equal(t, `DPoP error="invalid_token", `+algs+", "+metadata, report.BearerChallenge)
+}
+
+// Two replicas with -auth-dpop and one Redis (-redis): a proof one of them
+// took is refused by the other, as a replay.
+func TestDPoPReplicasShareProofs(t *testing.T) {
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server is not installed; CI installs it")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	redis := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--dir", t.TempDir())
+	require.NoError(t, redis.Start())
+	t.Cleanup(func() { _ = redis.Process.Kill(); _ = redis.Wait() })
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, 5*time.Second, 20*time.Millisecond)
+
+	iss, err := oauthtest.NewIssuer()
+	require.NoError(t, err)
+	defer iss.Close()
+	const audience = "http://mcp.test/mcp" // the load balancer's URL, the replicas' one resource
+	cfg := config{toolset: "conformance", redisURL: "redis://127.0.0.1:" + port + "/0", authIssuer: iss.URL, authAudience: audience, authDPoP: true}
+	replica := func() string {
+		a, err := newApp(cfg, discardLogger())
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = a.close() })
+		hs := httptest.NewUnstartedServer(nil)
+		hs.Start()
+		t.Cleanup(hs.Close)
+		hopts := a.cluster.HTTPOptions()
+		on, done, err := authorization(t.Context(), cfg, a.cluster, hs.Listener, discardLogger(), hopts)
+		require.NoError(t, err)
+		require.True(t, on)
+		t.Cleanup(done)
+		hs.Config.Handler = mcptool.NewHTTPHandler(a.reg, a.srv, hopts)
+		return hs.URL + "/mcp"
+	}
+	first, second := replica(), replica()
+
+	key, err := oauthtest.NewDPoPKey("ES256")
+	require.NoError(t, err)
+	token, err := iss.Token(oauthtest.Claims{"sub": "ada", "aud": audience, "cnf": map[string]any{"jkt": key.Thumbprint()}}, "")
+	require.NoError(t, err)
+	proof, err := key.Proof("POST", audience, token)
+	require.NoError(t, err)
+	post := func(url string) (int, string) {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "DPoP "+token)
+		req.Header.Set("DPoP", proof)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("WWW-Authenticate")
+	}
+	code, challenge := post(first)
+	require.Equal(t, http.StatusOK, code, challenge)
+	code, challenge = post(second)
+	assert.Equal(t, http.StatusUnauthorized, code)
+	assert.Contains(t, challenge, `DPoP error="invalid_dpop_proof", error_description="the DPoP proof was used before (its jti)"`)
 }
