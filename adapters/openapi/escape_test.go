@@ -37,9 +37,9 @@ func TestEscapes(t *testing.T) {
 	})
 	reg := front(t, "testdata/shapes.yaml", up, mcpopenapi.Options{})
 	for _, c := range []struct{ name, args, want string }{
-		{"get_shape", `{"id":".."}`, `cannot be a path segment`},
-		{"get_shape", `{"id":"."}`, `cannot be a path segment`},
-		{"get_shape", `{"id":""}`, `cannot be a path segment`},
+		{"get_shape", `{"id":".."}`, `id: must not be "", "." or ".." (not)`},
+		{"get_shape", `{"id":"."}`, `id: must not be "", "." or ".." (not)`},
+		{"get_shape", `{"id":""}`, `id: must not be "", "." or ".." (not)`},
 		{"get_shape", `{"id":"1","X-Trace":"a\r\nX-Evil: 1"}`, `X-Trace: a header value cannot hold a line break`},
 		{"get_shape", `{"id":"1","X-Trace":"a\nb"}`, `line break`},
 		{"get_shape", `{"id":"1","extra":"x"}`, `extra: is not a known argument`},

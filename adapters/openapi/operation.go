@@ -127,6 +127,15 @@ func (o *operation) build(d *Description, item *openapi3.PathItem) error {
 			}
 			s.Deprecated = s.Deprecated || p.Deprecated
 		}
+		if p.In == openapi3.ParameterInPath && mayBeString(p.Schema.Value) {
+			// A path parameter is one segment: never empty, . or .. (the
+			// request is refused then too; the schema says it).
+			s = &jsonschema.Schema{AllOf: []*jsonschema.Schema{s}, Not: &jsonschema.Schema{Enum: []any{"", ".", ".."}}}
+			if c := s.AllOf[0]; c.Ref == "" && c.Not == nil && c.AllOf == nil {
+				d := *c
+				d.Not, s = s.Not, &d
+			}
+		}
 		root.Properties.Set(p.Name, s)
 		if p.Required || p.In == openapi3.ParameterInPath {
 			root.Required = append(root.Required, p.Name)
@@ -344,4 +353,9 @@ func (e *OperationError) Error() string {
 		b.WriteString(" (" + strconv.Itoa(i+1) + ") " + r)
 	}
 	return b.String()
+}
+
+// mayBeString reports whether a value of schema s may be a string.
+func mayBeString(s *openapi3.Schema) bool {
+	return s == nil || s.Type == nil || len(s.Type.Slice()) == 0 || s.Type.Includes("string")
 }

@@ -2,6 +2,7 @@ package mcpopenapi
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"strconv"
@@ -19,7 +20,10 @@ import (
 // (santhosh-tekuri/jsonschema, as mcpgen's core uses for the keywords its
 // typed decoders do not compile): every call is checked against exactly
 // the schema the tool publishes.
-type checker struct{ s *sjs.Schema }
+type checker struct {
+	s    *sjs.Schema
+	tree any // the schema as JSON: what a violated "not" excluded
+}
 
 func compile(raw []byte) (*checker, error) {
 	doc, err := sjs.UnmarshalJSON(bytes.NewReader(raw))
@@ -38,7 +42,7 @@ func compile(raw []byte) (*checker, error) {
 	if err != nil {
 		return nil, errors.New(strings.ReplaceAll(err.Error(), url, "schema"))
 	}
-	return &checker{s: s}, nil
+	return &checker{s: s, tree: doc}, nil
 }
 
 // check returns every way inst breaks the schema, each at its JSON path.
@@ -52,7 +56,7 @@ func (c *checker) check(inst any) []mcpreflect.Violation {
 		return []mcpreflect.Violation{{Rule: "schema", Msg: err.Error()}}
 	}
 	var out []mcpreflect.Violation
-	report(&out, inst, ve)
+	c.report(&out, inst, ve)
 	if len(out) == 0 {
 		out = append(out, mcpreflect.Violation{Rule: "schema", Msg: "is invalid"})
 	}
@@ -63,7 +67,7 @@ var printer = message.NewPrinter(language.English)
 
 // report turns the validator's error tree into violations: the keyword that
 // failed is the rule, the value it failed on the path.
-func report(out *[]mcpreflect.Violation, root any, ve *sjs.ValidationError) {
+func (c *checker) report(out *[]mcpreflect.Violation, root any, ve *sjs.ValidationError) {
 	at := func(rule, msg string) {
 		v := mcpreflect.Violation{Path: jsonPath(root, ve.InstanceLocation), Rule: rule, Msg: msg}
 		for _, seen := range *out {
@@ -75,8 +79,8 @@ func report(out *[]mcpreflect.Violation, root any, ve *sjs.ValidationError) {
 	}
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Group, *kind.Schema, *kind.Reference, *kind.AllOf:
-		for _, c := range ve.Causes {
-			report(out, root, c)
+		for _, cause := range ve.Causes {
+			c.report(out, root, cause)
 		}
 		return
 	case *kind.Required:
@@ -110,6 +114,12 @@ func report(out *[]mcpreflect.Violation, root any, ve *sjs.ValidationError) {
 	case *kind.ExclusiveMaximum:
 		at("exclusiveMaximum", "must be less than "+ratText(k.Want)+", got "+ratText(k.Got))
 		return
+	}
+	if _, ok := ve.ErrorKind.(*kind.Not); ok {
+		if msg := c.excluded(ve.SchemaURL); msg != "" {
+			at("not", msg)
+			return
+		}
 	}
 	rule := "schema"
 	switch ve.ErrorKind.(type) {
@@ -182,4 +192,42 @@ func ratText(r *big.Rat) string {
 		return strconv.FormatFloat(f, 'g', -1, 64)
 	}
 	return s
+}
+
+// excluded says what the "not" of the schema at url excludes, when it is
+// an enum or a const: `must not be "", "." or ".."`.
+func (c *checker) excluded(url string) string {
+	_, frag, _ := strings.Cut(url, "#")
+	cur := c.tree
+	for _, seg := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if seg == "" {
+			continue
+		}
+		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return ""
+		}
+		cur = m[seg]
+	}
+	m, _ := cur.(map[string]any)
+	not, _ := m["not"].(map[string]any)
+	var values []any
+	if e, ok := not["enum"].([]any); ok && len(not) == 1 {
+		values = e
+	} else if v, ok := not["const"]; ok && len(not) == 1 {
+		values = []any{v}
+	}
+	if len(values) == 0 {
+		return ""
+	}
+	parts := make([]string, len(values))
+	for i, v := range values {
+		b, _ := json.Marshal(v)
+		parts[i] = string(b)
+	}
+	if len(parts) == 1 {
+		return "must not be " + parts[0]
+	}
+	return "must not be " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
