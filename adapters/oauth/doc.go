@@ -29,6 +29,15 @@
 //		},
 //	})
 //
+// With [Options].DPoP it takes DPoP-bound tokens (RFC 9449): a token whose
+// cnf.jkt binds it to a client's key passes only with "Authorization: DPoP"
+// and a proof signed by that key for the request's method and URL, recent,
+// for this token and never seen before (across replicas with a shared
+// cluster.SpentStore); each refusal carries RFC 9449's DPoP challenge,
+// which mcptool's handler sends. [Verifier.ResourceMetadata] announces it
+// in the protected resource metadata. Without DPoP, a bound token is
+// refused: it is never taken as a bearer token.
+//
 // It is a module of its own so that the core does not download a JWT
 // library for users who do not need one.
 package mcpoauth

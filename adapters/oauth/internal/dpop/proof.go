@@ -85,13 +85,16 @@ func Check(proof, method, htu string, now time.Time, window time.Duration, algs 
 	if u, err := Normalize(c.HTU); err != nil || u != htu {
 		return Proof{}, errors.New("the DPoP proof's htu is not this request's URL")
 	}
-	iat := time.Unix(0, 0).Add(time.Duration(*c.IAT * float64(time.Second)))
+	// How far iat is from now, in seconds: any number compares, and the
+	// time made of it is within the window.
+	off := *c.IAT - float64(now.UnixNano())/1e9
 	switch {
-	case iat.Before(now.Add(-window)):
+	case off < -window.Seconds():
 		return Proof{}, errors.New("the DPoP proof's iat is too old")
-	case iat.After(now.Add(window)):
+	case off > window.Seconds():
 		return Proof{}, errors.New("the DPoP proof's iat is in the future")
 	}
+	iat := now.Add(time.Duration(off * float64(time.Second)))
 	tp, err := key.Thumbprint(crypto.SHA256)
 	if err != nil {
 		return Proof{}, errors.New("the DPoP proof's jwk has no thumbprint")
