@@ -3,6 +3,7 @@ package browsertest
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -66,7 +67,9 @@ func TestPageView(t *testing.T) {
 	viewPoll(t, h, `document.getElementById("out").textContent === "note n1"`)
 	assert.Equal(t, "rgb(0, 128, 128)", inView[string](t, h, `getComputedStyle(document.getElementById("out")).color`), "the page's own style applies")
 	h.mu.Lock()
-	assert.Empty(t, h.security, "the page's own script and style ran without a policy violation")
+	// Some Chromium releases report the refused handler when the page loads,
+	// others only when it would run: that report is the one allowed.
+	assert.Empty(t, otherThanHandler(h.security), "the page's own script and style ran without a policy violation")
 	assert.Empty(t, h.exceptions)
 	h.mu.Unlock()
 
@@ -75,5 +78,18 @@ func TestPageView(t *testing.T) {
 	assert.Equal(t, "Note", inView[string](t, h, `document.title`), "the inline event handler did not run")
 	h.mu.Lock()
 	assert.NotEmpty(t, h.security, "the browser reported the refused handler")
+	assert.Empty(t, otherThanHandler(h.security), "no other violation")
 	h.mu.Unlock()
+}
+
+// otherThanHandler is the browser's security reports less those of an inline
+// event handler refused by the policy.
+func otherThanHandler(reports []string) []string {
+	var other []string
+	for _, r := range reports {
+		if !strings.Contains(r, "inline event handler") {
+			other = append(other, r)
+		}
+	}
+	return other
 }
