@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool"
+	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // Options configures [Add]. The zero value takes every default.
@@ -167,7 +167,10 @@ func Add(reg *mcptool.Registry, d *Description, opts Options) error {
 		// registry keeps those): let them go.
 		t.op.op, t.op.input, t.op.output = nil, nil, nil
 		if err := reg.Add(t.name, fn, t.opts...); err != nil {
-			if added == 0 && strings.Contains(err.Error(), "chan") {
+			// Without Types, mcpgen's reflection meets the stand-in types'
+			// channel field and refuses them.
+			var de *mcpreflect.DefinitionError
+			if errors.As(err, &de) && strings.HasPrefix(de.Type, "mcpopenapi.") {
 				return fmt.Errorf("mcpopenapi.Add: the registry was not made with mcpopenapi.Types(): %w", err)
 			}
 			refused = append(refused, &OperationError{Operation: t.op.key, Reasons: []string{err.Error()}})
@@ -335,5 +338,3 @@ func validName(s string) bool {
 	}
 	return true
 }
-
-var _ = openapi3.ParameterInPath

@@ -387,15 +387,14 @@ func (t *translator) discriminator(s *openapi3.Schema, out *jsonschema.Schema, a
 	if out.Properties == nil {
 		out.Properties = jsonschema.NewProperties()
 	}
-	p, ok := out.Properties.Get(prop)
-	if !ok {
+	if _, ok := out.Properties.Get(prop); !ok {
 		out.Properties.Set(prop, &jsonschema.Schema{Enum: enum})
 		return
 	}
-	_ = p
-	when := jsonschema.NewProperties()
-	when.Set(prop, &jsonschema.Schema{Enum: enum})
-	out.AllOf = append(out.AllOf, &jsonschema.Schema{Properties: when})
+	// The schema describes the property already: the values apply beside it.
+	only := jsonschema.NewProperties()
+	only.Set(prop, &jsonschema.Schema{Enum: enum})
+	out.AllOf = append(out.AllOf, &jsonschema.Schema{Properties: only})
 }
 
 // number writes f as a JSON number: integers without an exponent.
