@@ -1,0 +1,34 @@
+package mcptool_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// A server that imports only mcptool compiles none of what the generator
+// and the test helpers need (docs/dependencies.md): their dependencies
+// would lengthen every server's first build.
+func TestServerCompilesNoToolingDependency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, tooling := range []string{
+			"golang.org/x/tools/",              // the generator's go/packages
+			"github.com/aymanbagabas/go-udiff", // mcptest.Snapshot's diff
+			"go.uber.org/goleak",               // mcptest.Client's leak check
+			"github.com/stretchr/testify/",     // the tests
+			"github.com/mcpgen/mcpgen/mcptool/mcptest",
+			"github.com/mcpgen/mcpgen/cmd/",
+		} {
+			if strings.HasPrefix(pkg, tooling) {
+				t.Errorf("mcptool compiles %s", pkg)
+			}
+		}
+	}
+}
