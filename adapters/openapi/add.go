@@ -1,6 +1,7 @@
 package mcpopenapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,9 +10,11 @@ import (
 	"net/url"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -165,7 +168,7 @@ func Add(reg *mcptool.Registry, d *Description, opts Options) error {
 		fn := toolFunc(up, t.op)
 		// The call needs neither the description nor the schemas (the
 		// registry keeps those): let them go.
-		t.op.op, t.op.input, t.op.output = nil, nil, nil
+		t.op.op, t.op.input = nil, nil
 		if err := reg.Add(t.name, fn, t.opts...); err != nil {
 			// Without Types, mcpgen's reflection meets the stand-in types'
 			// channel field and refuses them.
@@ -265,6 +268,31 @@ func toolFunc(up *upstream, o *operation) any {
 	ft := reflect.FuncOf([]reflect.Type{reflect.TypeFor[context.Context](), reflect.PointerTo(in)}, []reflect.Type{out, reflect.TypeFor[error]()}, false)
 	errType := reflect.TypeFor[error]()
 	structured := o.output != nil
+	// The answers are checked against the output schema, compiled on the
+	// first call (most of a large API's tools are never called).
+	var (
+		once   sync.Once
+		answer *checker
+		cerr   error
+	)
+	check := func(b []byte) error {
+		once.Do(func() { answer, cerr = compile(o.output) })
+		if cerr != nil {
+			return cerr
+		}
+		inst, err := sjs.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		if vs := answer.check(inst); len(vs) > 0 {
+			parts := make([]string, len(vs))
+			for i, v := range vs {
+				parts[i] = v.String()
+			}
+			return fmt.Errorf("%s: the API's answer does not match its description: %s", o.key, strings.Join(parts, "; "))
+		}
+		return nil
+	}
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
 		ctx := args[0].Interface().(context.Context)
 		in := args[1].Elem().Field(0).Interface().(arguments).args
@@ -286,6 +314,9 @@ func toolFunc(up *upstream, o *operation) any {
 		}
 		if o.wrapped {
 			b = append(append([]byte(`{"result":`), b...), '}')
+		}
+		if err := check(b); err != nil {
+			return fail(err)
 		}
 		v := reflect.New(out.Elem())
 		v.Elem().Field(0).Set(reflect.ValueOf(body{raw: b}))

@@ -33,6 +33,10 @@ func front(t *testing.T, file string, up *petstore, opts mcpopenapi.Options) *mc
 func TestEscapes(t *testing.T) {
 	up := newPetstore(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/search" {
+			io.WriteString(w, `[]`)
+			return
+		}
 		io.WriteString(w, `{"kind":"Square","side":1}`)
 	})
 	reg := front(t, "testdata/shapes.yaml", up, mcpopenapi.Options{})
@@ -205,5 +209,27 @@ func TestViolationText(t *testing.T) {
 	r := call(t, reg, "search_shapes", `{"size":10.5}`)
 	if want := "size: must be less than 10, got 10.5 (exclusiveMaximum)"; !strings.Contains(text(r), want) {
 		t.Errorf("got %q, want %q", text(r), want)
+	}
+}
+
+// TestAnswerChecked: a 2xx answer that does not match the description's
+// output schema is an internal error (logged with every mismatch), never
+// structuredContent that breaks the published schema.
+func TestAnswerChecked(t *testing.T) {
+	up := newPetstore(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"seven"}`)
+	})
+	var logs strings.Builder
+	reg := mcptool.NewRegistry(mcpopenapi.Types(), mcptool.Logger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if err := mcpopenapi.Add(reg, load(t, "testdata/petstore.yaml"), mcpopenapi.Options{BaseURL: up.URL + "/v1"}); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, reg, "show_pet_by_id", `{"petId":"7"}`)
+	if !r.IsError || !strings.HasPrefix(text(r), "internal error (ref ") || r.StructuredContent != nil {
+		t.Errorf("%s", text(r))
+	}
+	if !strings.Contains(logs.String(), "showPetById: the API's answer does not match its description") || !strings.Contains(logs.String(), "name: is required") {
+		t.Errorf("log: %s", logs.String())
 	}
 }

@@ -21,6 +21,10 @@ import (
 func TestFuzzShapes(t *testing.T) {
 	up := newPetstore(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/search" {
+			io.WriteString(w, `[{"kind":"Square","side":1}]`)
+			return
+		}
 		io.WriteString(w, `{"kind":"Square","side":1}`)
 	})
 	reg := front(t, "testdata/shapes.yaml", up, mcpopenapi.Options{MaxConcurrent: -1})
