@@ -190,7 +190,7 @@ func init() {
 		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[SumArgs](), Fingerprint: "05caaf7505f514c47b66a5f2", Generation: 1, Load: mcpgen_load26},
 		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[WeatherArgs](), Fingerprint: "56c87cd4c29e68c48fe2a1ca", Generation: 1, Load: mcpgen_load27},
 		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[computeArgs](), Fingerprint: "e80de638865f44f0ad9571d0", Generation: 1, Load: mcpgen_load28},
-		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "7146d12dabc6a16bfc87c2f0", Generation: 1, Load: mcpgen_load29},
+		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[config](), Fingerprint: "b375cdce5f53f40033e81842", Generation: 1, Load: mcpgen_load29},
 		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[deleteArgs](), Fingerprint: "2c0d1c8ed6b9eac30dc9ef48", Generation: 1, Load: mcpgen_load30},
 		mcpgen_mcpreflect.GeneratedType{Type: mcpgen_reflect.TypeFor[greetArgs](), Fingerprint: "392e169ac3cd9840c8de8aff", Generation: 1, Load: mcpgen_load31},
 	)
