@@ -3,7 +3,6 @@ package mcpopenapi
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -282,14 +281,14 @@ func toolFunc(up *upstream, o *operation) any {
 		}
 		inst, err := sjs.UnmarshalJSON(bytes.NewReader(b))
 		if err != nil {
-			return err
+			return fmt.Errorf("a body that is not JSON: %w", err)
 		}
 		if vs := answer.check(inst); len(vs) > 0 {
 			parts := make([]string, len(vs))
 			for i, v := range vs {
 				parts[i] = v.String()
 			}
-			return fmt.Errorf("%s: the API's answer does not match its description: %s", o.key, strings.Join(parts, "; "))
+			return fmt.Errorf("an answer that does not match its description: %s", strings.Join(parts, "; "))
 		}
 		return nil
 	}
@@ -309,14 +308,12 @@ func toolFunc(up *upstream, o *operation) any {
 		b := r.body
 		if len(b) == 0 {
 			b = []byte("null")
-		} else if !json.Valid(b) {
-			return fail(fmt.Errorf("%s: the API answered %d with a body that is not JSON", o.key, r.status))
 		}
 		if o.wrapped {
 			b = append(append([]byte(`{"result":`), b...), '}')
 		}
 		if err := check(b); err != nil {
-			return fail(err)
+			return fail(fmt.Errorf("%s: the API answered %d: %w", o.key, r.status, err))
 		}
 		v := reflect.New(out.Elem())
 		v.Elem().Field(0).Set(reflect.ValueOf(body{raw: b}))

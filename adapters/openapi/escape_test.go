@@ -229,7 +229,7 @@ func TestAnswerChecked(t *testing.T) {
 	if !r.IsError || !strings.HasPrefix(text(r), "internal error (ref ") || r.StructuredContent != nil {
 		t.Errorf("%s", text(r))
 	}
-	if !strings.Contains(logs.String(), "showPetById: the API's answer does not match its description") || !strings.Contains(logs.String(), "name: is required") {
+	if !strings.Contains(logs.String(), "showPetById: the API answered 200: an answer that does not match its description") || !strings.Contains(logs.String(), "name: is required") {
 		t.Errorf("log: %s", logs.String())
 	}
 }
