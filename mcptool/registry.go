@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/annotations"
+	"github.com/mcpgen/mcpgen/mcptool/cluster"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -106,7 +107,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		r.cfg.limiter = &localLimiter{}
 	}
 	if r.cfg.spent == nil {
-		r.cfg.spent = &localSpent{}
+		r.cfg.spent = cluster.LocalSpent(0)
 	}
 	if r.cfg.stateKey != nil && len(r.cfg.stateKey) != 32 {
 		misuse = append(misuse, fmt.Errorf("StateKey: the key is %d bytes; an AES-256 key is 32", len(r.cfg.stateKey)))

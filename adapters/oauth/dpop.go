@@ -71,7 +71,7 @@ func newDPoPCheck(o *DPoPOptions, audience string) (*dpopCheck, error) {
 		d.window = time.Minute
 	}
 	if d.spent == nil {
-		d.spent = &localSpent{}
+		d.spent = cluster.LocalSpent(0)
 	}
 	names := o.Algorithms
 	if len(names) == 0 {

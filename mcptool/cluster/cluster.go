@@ -6,8 +6,9 @@
 // mcptool.Limits and mcptool.SpentStates (adapters/redis has both, and its
 // Cluster wires them). Tasks keep their state in a taskstore.Store.
 //
-// The package holds only interfaces, so that an implementation need not
-// import mcptool.
+// The package holds the interfaces, so that an implementation need not
+// import mcptool, and the in-process SpentStore both mcptool and
+// adapters/oauth default to ([LocalSpent]).
 package cluster
 
 import (

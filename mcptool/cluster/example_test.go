@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -105,4 +106,17 @@ func ExampleSpentStore() {
 	fmt.Println(first, again, other)
 	// Output:
 	// true false true
+}
+
+// LocalSpent is the in-process SpentStore: an id is spent once within its
+// lifetime, and a full store refuses rather than forget.
+func ExampleLocalSpent() {
+	ctx := context.Background()
+	s := cluster.LocalSpent(1)
+	later := time.Now().Add(time.Minute)
+	first, _ := s.Spend(ctx, "state-1", later)
+	again, _ := s.Spend(ctx, "state-1", later)
+	_, err := s.Spend(ctx, "state-2", later)
+	fmt.Println(first, again, errors.Is(err, cluster.ErrSpentFull))
+	// Output: true false true
 }

@@ -1,4 +1,4 @@
-package mcptool
+package cluster
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 )
 
 // The in-process spent store is bounded: at its limit of unexpired ids it
-// refuses (an error, so the call fails closed) instead of growing or
+// refuses (an error, so the caller fails closed) instead of growing or
 // forgetting an id; once ids expire it takes new ones again, and an id it
 // holds is still reported spent.
 func TestLocalSpentBounded(t *testing.T) {
 	ctx := context.Background()
-	s := &localSpent{limit: 4}
+	s := LocalSpent(4).(*localSpent)
 	soon := time.Now().Add(50 * time.Millisecond)
 	for i := range 4 {
 		first, err := s.Spend(ctx, fmt.Sprint(i), soon)
@@ -27,7 +27,7 @@ func TestLocalSpentBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, first, "an id held is spent")
 	_, err = s.Spend(ctx, "new", soon)
-	require.ErrorIs(t, err, errSpentFull)
+	require.ErrorIs(t, err, ErrSpentFull)
 	assert.Len(t, s.ids, 4, "nothing forgotten, nothing added")
 
 	time.Sleep(60 * time.Millisecond)
