@@ -1,7 +1,6 @@
 package mcpopenapi
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -279,7 +277,7 @@ func toolFunc(up *upstream, o *operation) any {
 		if cerr != nil {
 			return cerr
 		}
-		inst, err := sjs.UnmarshalJSON(bytes.NewReader(b))
+		inst, err := decodeJSON(b)
 		if err != nil {
 			return fmt.Errorf("a body that is not JSON: %w", err)
 		}
@@ -294,7 +292,7 @@ func toolFunc(up *upstream, o *operation) any {
 	}
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
 		ctx := args[0].Interface().(context.Context)
-		in := args[1].Elem().Field(0).Interface().(arguments).args
+		in := args[1].Elem().Field(0).Addr().Interface().(*arguments).args
 		fail := func(err error) []reflect.Value {
 			return []reflect.Value{reflect.Zero(out), reflect.ValueOf(&err).Elem().Convert(errType)}
 		}
@@ -316,7 +314,7 @@ func toolFunc(up *upstream, o *operation) any {
 			return fail(fmt.Errorf("%s: the API answered %d: %w", o.key, r.status, err))
 		}
 		v := reflect.New(out.Elem())
-		v.Elem().Field(0).Set(reflect.ValueOf(body{raw: b}))
+		v.Elem().Field(0).Addr().Interface().(*body).raw = b
 		return []reflect.Value{v, reflect.Zero(errType)}
 	}).Interface()
 }

@@ -1,10 +1,7 @@
 package mcpopenapi
 
 import (
-	"bytes"
 	"testing"
-
-	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // BenchmarkAnswerCheck: the check of one answer of show_pet_by_id against
@@ -17,7 +14,7 @@ func BenchmarkAnswerCheck(b *testing.B) {
 	body := []byte(`{"id":7,"name":"Tom","tag":"cat"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		inst, err := sjs.UnmarshalJSON(bytes.NewReader(body))
+		inst, err := decodeJSON(body)
 		if err != nil {
 			b.Fatal(err)
 		}

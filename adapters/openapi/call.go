@@ -65,7 +65,7 @@ type response struct {
 	status int
 	header http.Header
 	body   []byte
-	url    string
+	url    *url.URL // where the answer came from, after redirects
 }
 
 // do sends one call's request and reads the answer; a refusal (a bound
@@ -80,11 +80,10 @@ func (u *upstream) do(ctx context.Context, o *operation, args map[string]any) (*
 			return nil, mcptool.Errorf("refused: %d calls to %s are in flight, the most this server makes at once (MaxConcurrent); try again shortly", cap(u.inflight), u.base.Host)
 		}
 	}
-	req, err := o.newRequest(u.base, args)
+	req, err := o.newRequest(ctx, u.base, args)
 	if err != nil {
 		return nil, err
 	}
-	req = req.WithContext(ctx)
 	if u.authorize != nil {
 		if err := u.authorize(req); err != nil {
 			return nil, fmt.Errorf("outbound credentials: %w", err)
@@ -112,7 +111,7 @@ func (u *upstream) do(ctx context.Context, o *operation, args map[string]any) (*
 	if err != nil {
 		return nil, err
 	}
-	r := &response{status: resp.StatusCode, header: resp.Header, body: body, url: resp.Request.URL.String()}
+	r := &response{status: resp.StatusCode, header: resp.Header, body: body, url: resp.Request.URL}
 	switch {
 	case r.status >= 200 && r.status < 300:
 		return r, nil
@@ -182,5 +181,5 @@ func content(r *response) *mcp.CallToolResult {
 	if mt == "" {
 		mt = "application/octet-stream"
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: r.url, MIMEType: mt, Blob: r.body}}}}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: r.url.String(), MIMEType: mt, Blob: r.body}}}}
 }

@@ -2,8 +2,10 @@ package mcpopenapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,11 +17,11 @@ import (
 // the input schema has checked: the path parameters percent-encoded as
 // whole segments of the base URL's path, the query and the headers
 // serialized in their styles, the body as sent.
-func (o *operation) newRequest(base *url.URL, args map[string]any) (*http.Request, error) {
+func (o *operation) newRequest(ctx context.Context, base *url.URL, args map[string]any) (*http.Request, error) {
 	var refusals []string
 	path := o.path
 	var query []string
-	header := http.Header{}
+	var header http.Header
 	for _, p := range o.params {
 		v, ok := args[p.name]
 		if !ok {
@@ -41,6 +43,9 @@ func (o *operation) newRequest(base *url.URL, args map[string]any) (*http.Reques
 				refusals = append(refusals, p.name+": a header value cannot hold a line break or NUL")
 				continue
 			}
+			if header == nil {
+				header = http.Header{}
+			}
 			header.Set(p.name, s)
 		}
 	}
@@ -49,7 +54,9 @@ func (o *operation) newRequest(base *url.URL, args map[string]any) (*http.Reques
 	}
 	// The path template's own segments and the parameters' are all there
 	// is: a segment of . or .. would leave the base URL's path.
-	for _, seg := range strings.Split(path, "/") {
+	for rest := path; rest != ""; {
+		var seg string
+		seg, rest, _ = strings.Cut(rest, "/")
 		if seg == "." || seg == ".." {
 			return nil, mcptool.Errorf("the request was not sent: its path %q has a . or .. segment", path)
 		}
@@ -62,20 +69,20 @@ func (o *operation) newRequest(base *url.URL, args map[string]any) (*http.Reques
 	}
 	u.RawQuery = strings.Join(query, "&")
 	u.Fragment, u.RawFragment = "", ""
-	var body []byte
+	var body io.Reader = http.NoBody
 	if b, ok := args[bodyName]; ok && o.body {
 		// The body as checked: json.Number keeps each number as written.
-		if body, err = json.Marshal(b); err != nil {
+		raw, err := json.Marshal(b)
+		if err != nil {
 			return nil, err
 		}
+		body = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequest(o.method, u.String(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, o.method, u.String(), body)
 	if err != nil {
 		return nil, err
 	}
-	if body == nil {
-		req.Body, req.ContentLength = http.NoBody, 0
-	} else {
+	if body != http.NoBody {
 		req.Header.Set("Content-Type", o.contentType)
 	}
 	for k, vs := range header {

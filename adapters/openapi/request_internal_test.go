@@ -1,6 +1,7 @@
 package mcpopenapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -29,14 +30,14 @@ func TestNewRequestRefuses(t *testing.T) {
 		if err := json.Unmarshal([]byte(c.args), &args); err != nil {
 			t.Fatal(err)
 		}
-		_, err := o.newRequest(base, args)
+		_, err := o.newRequest(context.Background(), base, args)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.args, err, c.want)
 		}
 	}
 	var args map[string]any
 	_ = json.Unmarshal([]byte(`{"name":"../a b?c#d","X-Note":"ok"}`), &args)
-	req, err := o.newRequest(base, args)
+	req, err := o.newRequest(context.Background(), base, args)
 	if err != nil || req.URL.String() != "http://127.0.0.1:1/api/files/..%2Fa%20b%3Fc%23d/raw" || req.Header.Get("X-Note") != "ok" {
 		t.Errorf("%v %v", req.URL, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/invopop/jsonschema"
-	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgen/mcpgen/mcptool"
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
@@ -90,7 +89,7 @@ func (h *handler) Decode(data []byte, dst any) error {
 	if len(bytes.TrimSpace(data)) == 0 || bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		data = []byte("{}")
 	}
-	inst, err := sjs.UnmarshalJSON(bytes.NewReader(data))
+	inst, err := decodeJSON(data)
 	if err != nil {
 		return err
 	}
@@ -107,11 +106,13 @@ func (h *handler) Encode(v any) ([]byte, error) {
 	if rv.Kind() == reflect.Pointer {
 		rv = rv.Elem()
 	}
-	b, ok := rv.Field(0).Interface().(body)
-	if !ok {
+	if rv.Kind() != reflect.Struct || rv.NumField() == 0 || rv.Field(0).Type() != bodyType {
 		return nil, errors.New("mcpopenapi: not a response body")
 	}
-	return b.raw, nil
+	if f := rv.Field(0); f.CanAddr() {
+		return f.Addr().Interface().(*body).raw, nil
+	}
+	return rv.Field(0).Interface().(body).raw, nil
 }
 
 // checker compiles, once per type, the schema that type t carries.

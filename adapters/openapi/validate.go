@@ -21,8 +21,9 @@ import (
 // typed decoders do not compile): every call is checked against exactly
 // the schema the tool publishes.
 type checker struct {
-	s    *sjs.Schema
-	tree any // the schema as JSON: what a violated "not" excluded
+	s     *sjs.Schema
+	tree  any    // the schema as JSON: what a violated "not" excluded
+	quick *quick // nil: the schema has a keyword quick does not know
 }
 
 func compile(raw []byte) (*checker, error) {
@@ -42,11 +43,14 @@ func compile(raw []byte) (*checker, error) {
 	if err != nil {
 		return nil, errors.New(strings.ReplaceAll(err.Error(), url, "schema"))
 	}
-	return &checker{s: s, tree: doc}, nil
+	return &checker{s: s, tree: doc, quick: compileQuick(doc)}, nil
 }
 
 // check returns every way inst breaks the schema, each at its JSON path.
 func (c *checker) check(inst any) []mcpreflect.Violation {
+	if c.quick != nil && c.quick.check(inst, 0) == valid {
+		return nil
+	}
 	err := c.s.Validate(inst)
 	if err == nil {
 		return nil
