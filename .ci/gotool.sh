@@ -159,7 +159,7 @@ out=$(./greeter)
 echo "$out"
 fail=0
 for want in '"name":"greet"' '"description":"Says hello to someone by name."' \
-  '"description":"Name is the person to greet."' 'Hello, Ada!'; do
+  '"description":"The person to greet."' 'Hello, Ada!'; do
   if ! grep -qF "$want" <<<"$out"; then
     echo "FAIL: the program's output lacks $want"; fail=1
   fi
