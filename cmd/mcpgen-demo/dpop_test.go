@@ -3,15 +3,10 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,26 +74,7 @@ func TestAuthDPoPClient(t *testing.T) {
 // Two replicas with -auth-dpop and one Redis (-redis): a proof one of them
 // took is refused by the other, as a replay.
 func TestDPoPReplicasShareProofs(t *testing.T) {
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
-			t.Fatal("redis-server is not installed, and MCPGEN_REQUIRE_REDIS is set")
-		}
-		t.Skip("redis-server is not installed; .ci/run installs it, then runs this test")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	redis := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--dir", t.TempDir())
-	require.NoError(t, redis.Start())
-	t.Cleanup(func() { _ = redis.Process.Kill(); _ = redis.Wait() })
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", "127.0.0.1:"+port)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, 5*time.Second, 20*time.Millisecond)
+	port := startRedis(t)
 
 	iss, err := oauthtest.NewIssuer()
 	require.NoError(t, err)
