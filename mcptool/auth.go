@@ -166,7 +166,7 @@ type authConfig struct {
 type authHTTP struct {
 	cfg       authConfig
 	srv       *mcp.Server
-	reg       *Registry // the registry serving srv (NewHTTPHandler's), or nil
+	reg       *Registry // the registry serving srv (Server.Handler's), or nil
 	metaURL   string    // where the metadata is served, for WWW-Authenticate
 	metaPaths []string  // the paths it is served at
 	logger    *slog.Logger
@@ -175,7 +175,7 @@ type authHTTP struct {
 
 type verifiedKey struct{}
 
-// newAuthHTTP checks the configuration; on its error NewHTTPHandler returns
+// newAuthHTTP checks the configuration; on its error Server.Handler returns
 // a misconfigured handler.
 func newAuthHTTP(cfg *authConfig, srv *mcp.Server, reg *Registry, logger *slog.Logger) (*authHTTP, error) {
 	if cfg.verify == nil || cfg.meta == nil {

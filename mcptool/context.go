@@ -67,7 +67,7 @@ func stateFrom(ctx context.Context) *callState {
 // directly through [Registry.Call], and when an adapter serves a 2025-era
 // call (adapters/mcpgo: mcp-go's own request is mcpgo.Request); the
 // Session of a request an adapter made is nil, and so is that of a
-// 2026-07-28 request [NewHTTPHandler] serves itself (a stateless request
+// 2026-07-28 request [Server.Handler] serves itself (a stateless request
 // has no session).
 func Request(ctx context.Context) *mcp.CallToolRequest {
 	if cs := stateFrom(ctx); cs != nil {

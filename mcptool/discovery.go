@@ -40,7 +40,7 @@ const (
 	callWriteName   = "call_write_tool"
 )
 
-// queryMetaKey is where StdioTransport and NewHTTPHandler move the query
+// queryMetaKey is where StdioTransport and Server.Handler move the query
 // of a tools/list (SEP-1821, experimental), which go-sdk would drop.
 const queryMetaKey = "io.mcpgen/query"
 

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,61 @@ type dispatcher struct {
 	cacheable func(context.Context, mcp.Request, *mcp.Cacheable)
 
 	ownResources bool // the options declare resources (views.go)
+
+	// chain is the one dispatcher of the requests mcpgen's own wires
+	// answer (stdio.go, httpsession.go, httpmodern.go): the middleware the
+	// user added through Server.AddReceivingMiddleware, then the
+	// registry's (taskMiddleware, then middleware), called as functions,
+	// past which nothing is reached (fallback). It is rebuilt when the
+	// user adds middleware, under mu.
+	mu    sync.Mutex
+	outer []mcp.Middleware
+	chain atomic.Pointer[mcp.MethodHandler]
+}
+
+// serve answers one request a wire of mcpgen's own decoded: the same
+// middleware go-sdk would run for it, in the same order.
+func (d *dispatcher) serve(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return (*d.chain.Load())(ctx, method, req)
+}
+
+// use adds receiving middleware of the user's to the chain, outermost
+// last, as go-sdk's AddReceivingMiddleware does; nil mw only builds it.
+func (d *dispatcher) use(mw ...mcp.Middleware) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.outer = append(d.outer, mw...)
+	h := d.reg.taskMiddleware(d.middleware(d.fallback))
+	for _, m := range d.outer {
+		h = m(h)
+	}
+	d.chain.Store(&h)
+}
+
+// fallback is what go-sdk's server answers past the registry's middleware,
+// for the methods mcpgen's wires serve: for tools/list, its own tools, of
+// which a server built by Registry.Server has none but those it holds for
+// the registry (which the registry lists itself); for a tools/call, which
+// reaches it only when its tool was removed after the wire found it,
+// go-sdk's unknown tool.
+func (d *dispatcher) fallback(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" {
+		return nil, unknownTool(call.Params.Name)
+	}
+	if method != "tools/list" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no handler"}
+	}
+	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
+	if req.GetSession() == nil { // 2026-07-28: no session, a result type
+		res = sdkpatch.CompleteToolsList()
+	}
+	if d.cacheable != nil {
+		d.cacheable(ctx, req, &res.Cacheable)
+	}
+	if res.CacheScope == "" {
+		res.CacheScope = "public" // as go-sdk normalizes it
+	}
+	return res, nil
 }
 
 // middleware answers tools/list and the registry's tools/call; anything

@@ -15,49 +15,8 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
-// NewHTTPHandler serves srv, a server of reg's, over the streamable HTTP
-// transport on a single endpoint, configured by opts (nil: every default).
-// Requests of the 2026-07-28 revision are served statelessly, as that
-// revision requires; 2025-era clients get sessions (unless
-// [HTTPOptions].Stateless), so tools can elicit and sample through them.
-// Requests whose Host is not loopback are refused when the server listens
-// on loopback (DNS-rebinding protection), and cross-origin browser requests
-// are refused unless their origin is trusted ([HTTPOptions].TrustedOrigins).
-//
-// reg is the registry serving srv: srv was built by reg.Server
-// ([Registry.Server]), or reg is mounted on srv ([Registry.Mount]). When
-// reg built srv, the handler answers the 2026-07-28 tools/call, tools/list
-// and tasks/* requests itself, as go-sdk would, reading and parsing each
-// body once; everything else is go-sdk's. With a
-// [HTTPOptions].TokenVerifier, reg's tools give the scopes a call needs,
-// refused with 403 before go-sdk sees it. A call's context is cancelled
-// when its client goes away: when the HTTP request carrying it ends early
-// (the connection dropped) or its session is deleted or evicted. reg nil
-// serves a server no registry serves: go-sdk answers every request, checks
-// no tool's scopes, and lets the calls of a client that went away run to
-// their end.
-//
-// The handler bounds what a client can hold: each body must arrive within
-// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
-// (counted as they arrive), and the 2025-era sessions within MaxSessions.
-// Refused requests (403, 408, 413, 503) are logged with the reason and the
-// remote address, never the body (to [HTTPOptions].Logger). The
-// http.Server serving it should set ReadHeaderTimeout and IdleTimeout, but
-// no ReadTimeout or WriteTimeout shorter than the longest call (they would
-// cut calls and event streams short); see the README's Serving section.
-//
-// Misuse (srv nil, a reg that does not serve srv, a trusted origin that is
-// no scheme://host[:port], a TokenVerifier without ResourceMetadata or with
-// incomplete metadata) is no panic, and is not ignored either: the handler
-// logs the error (to Logger, else slog.Default) when it is built and
-// answers every request with 500, so that a misconfigured server fails on
-// its first request instead of serving without what it was given.
-func NewHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions) http.Handler {
-	return newHTTPHandler(reg, srv, opts, true)
-}
-
-// newHTTPHandler is NewHTTPHandler; without own, go-sdk serves the
-// 2026-07-28 wire too (the differential test's reference).
+// newHTTPHandler is Server.Handler; without own, go-sdk serves the
+// 2026-07-28 wire and the sessions too (the differential tests' reference).
 func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
 	o := newHTTPConfig(opts)
 	log := o.logger
@@ -113,11 +72,11 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 	return refusalLog{next: cop.Handler(next), log: log}
 }
 
-// misconfigured is the handler NewHTTPHandler returns when an option is
+// misconfigured is the handler Server.Handler returns when an option is
 // misused: it logs err now, and answers every request with 500 (the
 // details stay in the log).
 func misconfigured(log *slog.Logger, err error) http.Handler {
-	err = fmt.Errorf("mcptool: NewHTTPHandler: %w", err)
+	err = fmt.Errorf("mcptool: Server.Handler: %w", err)
 	log.Error("mcptool: the HTTP handler is misconfigured: it answers every request with 500", "err", err)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		log.ErrorContext(r.Context(), "mcptool: request refused: the HTTP handler is misconfigured", "err", err, "remote", r.RemoteAddr)
@@ -125,7 +84,7 @@ func misconfigured(log *slog.Logger, err error) http.Handler {
 	})
 }
 
-// httpHandler is the handler of [NewHTTPHandler]: it reads each body once,
+// httpHandler is the handler of [Server.Handler]: it reads each body once,
 // answers what mcpgen's own path owns (httpmodern.go), routes the rest to
 // go-sdk's stateless or stateful handler, and keeps track of the 2025-era
 // sessions, so it can evict the idlest past MaxSessions. The calls in

@@ -20,7 +20,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
-	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
@@ -59,9 +58,8 @@ import (
 
 // modern answers the 2026-07-28 requests of one server's registry.
 type modern struct {
-	reg   *Registry
-	d     *dispatcher
-	chain mcp.MethodHandler // the registry's middleware, past which nothing is reached
+	reg *Registry
+	d   *dispatcher
 
 	// serverInfo is the _meta member go-sdk gives every result on this
 	// wire, `"_meta":{"io.modelcontextprotocol/serverInfo":…}`, encoded
@@ -88,31 +86,7 @@ func newModern(srv *mcp.Server, reg *Registry) *modern {
 			m.serverInfo = append([]byte(`"_meta":`), info...)
 		}
 	}
-	m.chain = reg.taskMiddleware(d.middleware(m.server))
 	return m
-}
-
-// server is what go-sdk's server answers past the registry's middleware,
-// for the methods this path serves: for tools/list, its own tools, of
-// which a server built by Registry.Server has none but those it holds for
-// the registry (which the registry lists itself); for a tools/call, which
-// reaches it only when its tool was removed after accept found it, go-sdk's
-// unknown tool.
-func (m *modern) server(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" {
-		return nil, unknownTool(call.Params.Name)
-	}
-	if method != "tools/list" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no handler"}
-	}
-	res := sdkpatch.CompleteToolsList()
-	if m.d.cacheable != nil {
-		m.d.cacheable(ctx, req, &res.Cacheable)
-	}
-	if res.CacheScope == "" {
-		res.CacheScope = "public" // as go-sdk normalizes it
-	}
-	return res, nil
 }
 
 // serve answers r when it is a request this path owns, and reports whether
@@ -128,7 +102,7 @@ func (m *modern) serve(w http.ResponseWriter, r *http.Request, b *wire.Body) boo
 		f.peer = streamPeer{req: call, out: &f.out}
 		ctx = peerctx.With(ctx, &f.peer)
 	}
-	res, err := m.chain(ctx, msg.Method, req)
+	res, err := m.d.serve(ctx, msg.Method, req)
 	f.out.reply(id, res, err, m.d.impl, m.serverInfo)
 	return true
 }

@@ -17,7 +17,7 @@ const (
 	defaultMaxBodyDepth  = 1000
 )
 
-// HTTPOptions configures [NewHTTPHandler]. A nil *HTTPOptions, and a zero
+// HTTPOptions configures [Server.Handler]. A nil *HTTPOptions, and a zero
 // field, take the default: the handler serves both protocol eras with
 // DNS-rebinding and cross-origin protection on, and the defaults of the
 // table in docs/architecture.md. A negative limit turns that limit off.
@@ -31,7 +31,7 @@ type HTTPOptions struct {
 
 	// TrustedOrigins are browser origins (scheme://host[:port]) allowed to
 	// make cross-origin requests; others get 403. An origin that is not of
-	// that form misconfigures the handler: see [NewHTTPHandler].
+	// that form misconfigures the handler: see [Server.Handler].
 	TrustedOrigins []string
 
 	// SessionTimeout closes 2025-era sessions idle for that long. Default
@@ -110,7 +110,7 @@ type HTTPOptions struct {
 
 	// ResourceMetadata is the resource's RFC 9728 metadata, required with
 	// TokenVerifier (and TokenVerifier with it), else the handler is
-	// misconfigured (see [NewHTTPHandler]: every request gets 500).
+	// misconfigured (see [Server.Handler]: every request gets 500).
 	// ResourceMetadata.Resource (this server's URL, the audience its tokens
 	// must name) and AuthorizationServers are required too. Left empty,
 	// ScopesSupported lists the scopes of the registry's tools and

@@ -9,28 +9,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Server returns a new go-sdk server that serves the registry's tools, kept
-// in sync as tools are added and removed (clients are told with
-// notifications/tools/list_changed).
+// Server returns a new server that serves the registry's tools, kept in
+// sync as tools are added and removed (clients are told with
+// notifications/tools/list_changed). Serve it with [Server.Handler] (HTTP)
+// or [Server.Run] (stdio, with a [StdioTransport]).
 //
 // When opts is nil or sets no Capabilities, the server declares tools (with
 // listChanged) and logging, even while the registry is empty; Capabilities
 // without Tools get them.
 //
-// The server answers tools/list and tools/call from the registry itself
-// (dispatch.go), so building one does no per-tool work, and adding a tool
-// to a served registry costs about what adding it to one that serves
-// nothing does. Tools added to the server with [mcp.Server.AddTool] are
-// listed and called too; a registry tool of the same name wins. Over
-// [NewHTTPHandler], 2026-07-28 requests for the registry's tools and tasks
-// are answered by mcpgen itself: receiving middleware and tools added to
-// the server directly do not see them (use [Registry.Mount] on a server of
-// your own to have go-sdk serve it all). The
-// registry holds a server only weakly: one that is no longer referenced is
-// garbage collected, and stops following the registry at the registry's
-// next change or the next server it serves, so one server per request (the
-// stateless pattern) does not leak.
-func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
+// mcpgen answers tools/list, tools/call and tasks/* of the registry's
+// tools itself on every wire (dispatch.go), so building a server does no
+// per-tool work, and adding a tool to a served registry costs about what
+// adding it to one that serves nothing does. The tools are the
+// registry's: a tool added to the embedded go-sdk server directly is
+// called through go-sdk but not listed. Everything else registered on the
+// go-sdk server (resources, prompts, completion) is go-sdk's to serve, and
+// middleware added with [Server.AddReceivingMiddleware] sees every
+// request, mcpgen's included. The registry holds a server only weakly: one
+// that is no longer referenced is garbage collected, and stops following
+// the registry at the registry's next change or the next server it serves,
+// so one server per request (the stateless pattern) does not leak.
+func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Server {
 	var o mcp.ServerOptions
 	if opts != nil {
 		o = *opts
@@ -51,21 +51,23 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 		d.versions = o.SupportedProtocolVersions
 	}
 	s.AddReceivingMiddleware(d.middleware)
+	d.use()
 	d.ownResources = o.HasResources || o.Capabilities.Resources != nil
-	r.mountWith(s, d)
-	return s
+	return &Server{Server: s, reg: r, d: d, m: r.mountWith(s, d)}
 }
 
-// Mount serves the registry's tools on s, a server built without
-// [Registry.Server], next to its own tools, and keeps them in sync until the
-// returned function is called or s is garbage collected (then at the
-// registry's next change or the next server it serves). Each tool is added
-// through the low-level [mcp.Server.AddTool] with mcpgen's own decoding,
-// validation and result mapping, so each costs go-sdk's AddTool (it
-// re-marshals the schemas); a server built by Registry.Server does not pay
-// it. A tool of s with the name of a registry tool is replaced.
-func (r *Registry) Mount(s *mcp.Server) (unmount func()) {
-	return r.mount(s).unmount
+// Mount serves the registry's tools on s, a go-sdk server of the user's,
+// next to its own tools, and keeps them in sync until [Server.Unmount] is
+// called or s is garbage collected (then at the registry's next change or
+// the next server it serves). Each tool is added through the low-level
+// [mcp.Server.AddTool] with mcpgen's own decoding, validation and result
+// mapping, so each costs go-sdk's AddTool (it re-marshals the schemas); a
+// server built by [Registry.Server] does not pay it. A tool of s with the
+// name of a registry tool is replaced. go-sdk serves every request of a
+// mounted server; [Server.Handler] adds mcpgen's guards in front (bounds,
+// origins, tokens and the registry tools' scopes).
+func (r *Registry) Mount(s *mcp.Server) *Server {
+	return &Server{Server: s, reg: r, m: r.mount(s)}
 }
 
 func (r *Registry) mount(s *mcp.Server) *mount {

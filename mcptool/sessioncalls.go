@@ -12,7 +12,7 @@ import (
 )
 
 // The requests in flight on each session with an id (a 2025-era HTTP
-// session), which [NewHTTPHandler] cancels when their client went away:
+// session), which [Server.Handler] cancels when their client went away:
 // when the HTTP request that carried them ends early, and when the session
 // is deleted or evicted. go-sdk runs them on the session's context, not on
 // the HTTP request's, and closing a session waits for them

@@ -14,6 +14,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,8 +73,14 @@ type StdioTransport struct {
 	Logger *slog.Logger
 }
 
-// Connect implements [mcp.Transport]. Call it once.
+// Connect implements [mcp.Transport]. Call it once. ([Server.Run] and
+// [Server.Connect] call it for you.)
 func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	return t.connect(ctx, nil), nil
+}
+
+// connect makes the connection; with d, it answers what d owns (own).
+func (t *StdioTransport) connect(ctx context.Context, d *dispatcher) *stdioConn {
 	r, w := t.Reader, t.Writer
 	if r == nil {
 		r = os.Stdin
@@ -92,9 +99,15 @@ func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		pending:   map[jsonrpc.ID]int{},
 		answering: map[jsonrpc.ID]int{},
 		calls:     map[jsonrpc.ID]struct{}{},
+		d:         d,
+	}
+	if d != nil {
+		c.base, c.stop = context.WithCancel(ctx)
+		c.own = map[jsonrpc.ID]context.CancelFunc{}
+		c.encoders.New = func() any { return newEncoder() }
 	}
 	go c.readLoop()
-	return c, nil
+	return c
 }
 
 // maxStdioDepth is the deepest nesting of a line's JSON that go-sdk's
@@ -135,6 +148,17 @@ type stdioConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
+	// mcpgen's own dispatcher (stdioown.go), when the connection was made
+	// by Server.Connect: the session go-sdk runs on it (once Connect has
+	// returned), the context of the calls it answers (cancelled at Close),
+	// and those calls' cancel funcs by id (guarded by mu).
+	d        *dispatcher
+	session  atomic.Pointer[mcp.ServerSession]
+	base     context.Context
+	stop     context.CancelFunc
+	own      map[jsonrpc.ID]context.CancelFunc
+	encoders sync.Pool // of *encoder
+
 	// The subscriptions/listen naming taskIds being served, by the token
 	// attachListen gave each (guarded by mu): their notifications come
 	// wrapped (sdkpatch.Notify), and at end of input each is cancelled.
@@ -168,13 +192,15 @@ func (c *stdioConn) readLoop() {
 		switch {
 		case tooLong:
 			c.writeError(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength))
+		case c.d != nil && c.serveOwn(line):
+			// answered by mcpgen's dispatcher (stdioown.go)
 		case len(bytes.TrimSpace(line)) > 0:
 			var msgs []jsonrpc.Message
 			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
 				msgs = c.readBatch(trimmed)
 			} else if msg, id, code, reason := parseLine(line); msg == nil {
 				c.writeError(id, code, reason)
-			} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && c.inFlight(req) {
+			} else if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && c.inFlight(req.ID, req.Method) {
 				// answered: its id is in use
 			} else {
 				if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" && req.IsCall() {
@@ -492,6 +518,9 @@ func (c *stdioConn) readBatch(line []byte) []jsonrpc.Message {
 func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
+		if c.stop != nil {
+			c.stop()
+		}
 		close(c.closed)
 		if rc, ok := c.in.(io.Closer); ok {
 			err = rc.Close()

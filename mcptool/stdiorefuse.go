@@ -14,18 +14,18 @@ import (
 // here with -32600 naming the id, logged, and not passed on: go-sdk would
 // drop it without an answer (pinned by sdkpatch's
 // TestGoSDKDropsDuplicateCallID). It reports whether req was refused.
-func (c *stdioConn) inFlight(req *jsonrpc.Request) (refused bool) {
+func (c *stdioConn) inFlight(rid jsonrpc.ID, method string) (refused bool) {
 	c.mu.Lock()
-	dup := c.pending[req.ID] > c.answering[req.ID]
+	dup := c.pending[rid] > c.answering[rid]
 	if !dup {
-		c.pending[req.ID]++
+		c.pending[rid]++
 	}
 	c.mu.Unlock()
 	if !dup {
 		return false
 	}
-	id, _ := json.Marshal(req.ID.Raw())
-	c.logger().Warn("mcptool: stdio request refused: its id is already in flight", "session", c.id, "id", string(id), "method", req.Method)
+	id, _ := json.Marshal(rid.Raw())
+	c.logger().Warn("mcptool: stdio request refused: its id is already in flight", "session", c.id, "id", string(id), "method", method)
 	c.writeError(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request in flight", id))
 	return true
 }

@@ -23,7 +23,7 @@ import (
 // notifications/tasks through subscriptions/listen (the tasks extension on
 // the 2026-07-28 revision). go-sdk v1.8.0 serves subscriptions/listen but
 // decodes its filter into a fixed struct without taskIds, and can send only
-// the notifications it knows. So [NewHTTPHandler], which reads every body
+// the notifications it knows. So [Server.Handler], which reads every body
 // once anyway, hands the taskIds of a listen request and a writer on its
 // event stream to the receiving middleware through the request's context,
 // and [StdioTransport] hands over the taskIds in the request's _meta

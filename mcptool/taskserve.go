@@ -102,7 +102,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			return r.callAsTask(ctx, t, call, nil)
 		case methodSubscriptionsListen:
-			// A listen naming taskIds, handed over by NewHTTPHandler or
+			// A listen naming taskIds, handed over by Server.Handler or
 			// StdioTransport.
 			ls, ok := ctx.Value(listenKey{}).(*listenStream)
 			lr, isListen := req.(*mcp.SubscriptionsListenRequest)

@@ -1,0 +1,132 @@
+package mcptool
+
+import (
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
+)
+
+// A request of a 2025-era session (stdio, or streamable HTTP with
+// Mcp-Session-Id) that mcpgen's dispatcher answers, decoded from the
+// scanned message into the go-sdk request type go-sdk's session would have
+// built, with the same Session and Extra, so that the middleware and the
+// call path see the same request on every wire.
+
+// sessionFrame holds what one tools/call of a session allocates, in one
+// allocation.
+type sessionFrame struct {
+	call   mcp.CallToolRequest
+	params mcp.CallToolParamsRaw
+}
+
+// sessionRequest returns the request msg carries when the dispatcher
+// answers it on ss exactly as go-sdk's session would: a JSON-RPC 2.0 call
+// with an id, of tools/list or of tools/call of a registry tool, whose
+// params decode as go-sdk decodes them, on an initialized session, without
+// the per-request protocol metadata of the 2026-07-28 wire (go-sdk
+// serves that). Anything else is go-sdk's: ok is false.
+func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, extra *mcp.RequestExtra) (req mcp.Request, id jsonrpc.ID, ok bool) {
+	if !msg.Version2() || msg.Response || len(msg.ID) == 0 || string(msg.ID) == "null" {
+		return nil, id, false
+	}
+	if msg.Method != "tools/call" && msg.Method != "tools/list" {
+		return nil, id, false
+	}
+	if ss.InitializeParams() == nil {
+		return nil, id, false // go-sdk refuses it: not initialized
+	}
+	for _, mb := range msg.Meta {
+		if mb.Key == mcp.MetaKeyProtocolVersion || strings.HasPrefix(mb.Key, "io.mcpgen/") {
+			return nil, id, false // per-request protocol; or a key of mcpgen's own
+		}
+	}
+	if id, ok = messageID(msg.ID); !ok {
+		return nil, id, false
+	}
+	if raw := msg.RawParams; raw != nil && string(raw) != "null" && msg.Params == nil {
+		return nil, id, false // params that are no object: go-sdk's error
+	}
+	meta, ok := metaOf(msg)
+	if !ok {
+		return nil, id, false
+	}
+	if msg.Method == "tools/list" {
+		p := &mcp.ListToolsParams{Meta: meta}
+		for _, mb := range msg.Params {
+			switch mb.Key {
+			case "_meta":
+			case "cursor":
+				if unmarshalString(mb.Value, &p.Cursor) != nil {
+					return nil, id, false
+				}
+			default:
+				return nil, id, false // query (discovery.go) and the rest: go-sdk's
+			}
+		}
+		if msg.RawParams == nil || string(msg.RawParams) == "null" {
+			p = nil
+		}
+		return &mcp.ListToolsRequest{Session: ss, Params: p, Extra: extra}, id, true
+	}
+	if msg.Params == nil {
+		return nil, id, false // go-sdk's "missing params"
+	}
+	f := &sessionFrame{}
+	p := &f.params
+	p.Meta = meta
+	named := false
+	for _, mb := range msg.Params {
+		switch mb.Key {
+		case "_meta":
+		case "name":
+			named = true
+			if unmarshalString(mb.Value, &p.Name) != nil {
+				return nil, id, false
+			}
+		case "arguments":
+			p.Arguments = mb.Value
+		default:
+			return nil, id, false // task, inputResponses, requestState, …: go-sdk's
+		}
+	}
+	if !named {
+		return nil, id, false
+	}
+	if string(p.Arguments) == "null" {
+		p.Arguments = nil // as encoding/json leaves a RawMessage for null
+	}
+	t, ok := d.reg.lookup(p.Name)
+	if !ok || t.headers {
+		return nil, id, false // go-sdk's: its tools, its unknown tool
+	}
+	f.call = mcp.CallToolRequest{Session: ss, Params: p, Extra: extra}
+	return &f.call, id, true
+}
+
+// encodeResponse appends to e the response to id as go-sdk's session
+// encodes it: res, or err. With codes, an error go-sdk would send with
+// code 0 gets a JSON-RPC code, as StdioTransport gives go-sdk's own
+// responses (sdkpatch.ResponseCode).
+func encodeResponse(e *encoder, id jsonrpc.ID, res mcp.Result, err error, codes bool) error {
+	if err == nil && res != nil {
+		if e.response(id, res, nil, nil) == nil {
+			return nil
+		}
+		e.buf.Reset()
+		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
+	}
+	resp := &jsonrpc.Response{ID: id, Error: err}
+	if codes {
+		resp = sdkpatch.ResponseCode(resp)
+	}
+	data, eerr := jsonrpc.EncodeMessage(resp)
+	if eerr != nil {
+		return eerr
+	}
+	e.buf.Write(data)
+	return nil
+}
