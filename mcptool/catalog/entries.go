@@ -3,18 +3,22 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
-	"html/template"
 	"strings"
 )
 
 // The index entries and the sections of the tools are most of the page (a
 // catalogue of 10,000 tools is a page of some 50 MB), so they are written
-// here rather than by the page's template: html/template costs a reflective
-// call and several allocations per action, and a tool has about a hundred.
-// Every text is escaped with html/template's HTMLEscapeString, the escaping
-// the template applies in element text and quoted attribute values, the
-// only places a text of the catalogue goes; TestHTMLEscapesHostileText holds
-// each field to it.
+// directly, in chunks. Every text is escaped with textEscaper, the table of
+// html/template's HTMLEscapeString, the escaping html/template applies in
+// element text and quoted attribute values, the only places a text of the
+// catalogue goes; TestHTMLEscapesHostileText holds each field to it.
+
+// textEscaper escapes text for element text or a quoted attribute value.
+var textEscaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "'", "&#39;", "&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+// titleEscaper is html/template's escaping of the page's title (in
+// <title> and <h1>): textEscaper's, and + too.
+var titleEscaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "'", "&#39;", "&", "&amp;", "<", "&lt;", ">", "&gt;", "+", "&#43;")
 
 // esc writes s escaped for element text or a quoted attribute value.
 func esc(b *bytes.Buffer, s string) {
@@ -22,8 +26,11 @@ func esc(b *bytes.Buffer, s string) {
 		b.WriteString(s)
 		return
 	}
-	template.HTMLEscape(b, []byte(s))
+	_, _ = textEscaper.WriteString(b, s)
 }
+
+// escTitle writes the page's title escaped.
+func escTitle(b *bytes.Buffer, s string) { _, _ = titleEscaper.WriteString(b, s) }
 
 // writeEntries writes the index entries of tools, a chunk of the index.
 func writeEntries(b *bytes.Buffer, tools []Tool) {
@@ -57,7 +64,7 @@ func writeSections(b *bytes.Buffer, tools []Tool) {
 
 // writeSection writes the section of t; scratch is a buffer it may reuse.
 func writeSection(b, scratch *bytes.Buffer, t *Tool) {
-	name := template.HTMLEscapeString(t.Name)
+	name := textEscaper.Replace(t.Name)
 	b.WriteString("\n<section class=\"tool\" id=\"tool-" + name + "\" aria-labelledby=\"h-" + name + "\">\n")
 	b.WriteString("<h2 id=\"h-" + name + "\"><code>" + name + "</code>")
 	if t.Title != "" {
@@ -141,7 +148,7 @@ func writeSection(b, scratch *bytes.Buffer, t *Tool) {
 			scratch.Reset()
 			scratch.Write(raw)
 		}
-		template.HTMLEscape(b, scratch.Bytes())
+		esc(b, scratch.String())
 		b.WriteString("</code></pre></div>\n</details>")
 	}
 	schema("Input", t.InputSchema)
