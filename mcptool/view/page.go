@@ -3,7 +3,6 @@ package view
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"slices"
 	"strings"
 
@@ -21,7 +20,7 @@ import (
 func pageHTML(p []byte, csp annotations.View) []byte {
 	scripts, styles := inlineCode(p)
 	scripts = append(scripts, helperJS, renderJS)
-	meta := fmt.Sprintf("<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", template.HTMLEscapeString(policy(scripts, styles, csp)))
+	meta := fmt.Sprintf("<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", escaper.Replace(policy(scripts, styles, csp)))
 	helper := "<script>" + helperJS + "</script>\n<script>" + renderJS + "</script>\n"
 	lower := bytes.ToLower(p)
 	start, end := headStart(lower), bytes.Index(lower, []byte("</head>"))

@@ -26,8 +26,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
+	"io"
 	"io/fs"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -70,7 +71,7 @@ const (
 // built from a View says too. Its methods return copies; a View is safe to share.
 type View struct {
 	kind  kind
-	tmpl  *template.Template
+	tmpl  htmlTemplate
 	style string
 	page  []byte
 	err   error
@@ -89,21 +90,50 @@ type View struct {
 // a tool this view.
 func Default() *View { return &View{kind: derived, ann: annotations.View{Page: true}} }
 
-// Template is a view whose HTML is t executed with each result's Go value,
-// on the server (html/template escapes every value). The HTML reaches the
+// Template is a view whose HTML is t, an *html/template.Template, executed
+// with each result's Go value, on the server (html/template escapes every
+// value). The HTML reaches the
 // view in the result's _meta (HTMLMeta) for clients that declare the
 // extension; inside it, an element with data-mcpgen-call="tool" and
 // data-mcpgen-arg-id="{{.ID}}" calls that tool with the string argument id
 // through the host when clicked (data-mcpgen-args holds a JSON object of
 // arguments instead), and shows its result in the element its
 // data-mcpgen-target names. The page's policy runs no script and no inline style of the
-// template's: style it with [View.Style].
-func Template(t *template.Template) *View {
+// template's: style it with [View.Style]. Any other template (a
+// text/template, which escapes nothing) is refused: [View.Check] reports it.
+//
+// t is an interface rather than *html/template.Template so that a server
+// that does not use templates does not compile html/template.
+func Template(t interface {
+	Execute(w io.Writer, data any) error
+}) *View {
 	v := &View{kind: templated, tmpl: t, ann: annotations.View{Page: true}}
-	if t == nil {
-		v.err = errors.New("view.Template: nil template")
-	}
+	v.err = checkTemplate(t)
 	return v
+}
+
+// htmlTemplate is what Template keeps: an *html/template.Template.
+type htmlTemplate interface {
+	Execute(w io.Writer, data any) error
+}
+
+// checkTemplate refuses a nil template and any but html/template's.
+func checkTemplate(t htmlTemplate) error {
+	if t == nil {
+		return errors.New("view.Template: nil template")
+	}
+	rv := reflect.ValueOf(t)
+	if rt := rv.Type(); rt.Kind() != reflect.Pointer || rt.Elem().PkgPath() != "html/template" || rt.Elem().Name() != "Template" {
+		name := rt.String()
+		if rt.Kind() == reflect.Pointer && rt.Elem().PkgPath() != "" {
+			name = "*" + rt.Elem().PkgPath() + "." + rt.Elem().Name()
+		}
+		return fmt.Errorf("view.Template: want an *html/template.Template, which escapes every value, not a %s", name)
+	}
+	if rv.IsNil() {
+		return errors.New("view.Template: nil template")
+	}
+	return nil
 }
 
 // Page is a view whose page is the file name of fsys (an embed.FS, say),
@@ -216,6 +246,10 @@ func (v *View) Render(value any) (string, error) {
 	return b.String(), nil
 }
 
+// escaper is html/template's HTMLEscapeString, without html/template: the
+// escaping of element text and quoted attribute values.
+var escaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "'", "&#39;", "&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // HTML returns the page of v for a tool titled title whose output schema
 // is schema (nil when it has none), allowed the origins of csp.
 func (v *View) HTML(title string, schema json.RawMessage, csp annotations.View) ([]byte, error) {
@@ -236,13 +270,13 @@ func (v *View) HTML(title string, schema json.RawMessage, csp annotations.View) 
 	var b bytes.Buffer
 	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
-	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", template.HTMLEscapeString(policy(scripts, styles, csp)))
-	fmt.Fprintf(&b, "<title>%s</title>\n", template.HTMLEscapeString(title))
+	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", escaper.Replace(policy(scripts, styles, csp)))
+	fmt.Fprintf(&b, "<title>%s</title>\n", escaper.Replace(title))
 	for _, s := range styles {
 		fmt.Fprintf(&b, "<style>%s</style>\n", s)
 	}
 	b.WriteString("</head>\n<body>\n<main>\n")
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", template.HTMLEscapeString(title))
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", escaper.Replace(title))
 	b.WriteString("<p id=\"mcpgen-status\" role=\"status\"></p>\n<div id=\"mcpgen-view\"></div>\n</main>\n")
 	if v.kind == derived && len(schema) > 0 {
 		var sb bytes.Buffer

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	texttemplate "text/template"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,6 +75,19 @@ func TestTemplateRender(t *testing.T) {
 	got, err = view.Default().Render(1)
 	require.NoError(t, err)
 	assert.Empty(t, got)
+}
+
+// Template takes an interface, so that a server without templates does not
+// compile html/template; only html/template's, which escapes, is accepted.
+func TestTemplateRefusesOtherTemplates(t *testing.T) {
+	unsafe := texttemplate.Must(texttemplate.New("t").Parse(`<b>{{.}}</b>`))
+	assert.EqualError(t, view.Template(unsafe).Check(),
+		"view.Template: want an *html/template.Template, which escapes every value, not a *text/template.Template")
+	_, err := view.Template(unsafe).HTML("T", nil, annotations.View{})
+	assert.Error(t, err)
+	assert.EqualError(t, view.Template(nil).Check(), "view.Template: nil template")
+	assert.EqualError(t, view.Template((*template.Template)(nil)).Check(), "view.Template: nil template")
+	assert.NoError(t, view.Template(template.Must(template.New("t").Parse(`<b>{{.}}</b>`))).Check())
 }
 
 func TestPage(t *testing.T) {
