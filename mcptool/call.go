@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
+	"runtime"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -135,7 +135,7 @@ func (r *Registry) run(ctx context.Context, cs *callState, args json.RawMessage)
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			o = outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: debug.Stack()}
+			o = outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: stack()}
 		}
 		o = r.settle(ctx, cs, o)
 		if r.cfg.audit != nil {
@@ -216,7 +216,7 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				ch <- outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: debug.Stack()}
+				ch <- outcome{kind: outInternal, err: fmt.Errorf("panic: %v", p), stack: stack()}
 			}
 		}()
 		v, err := b.fn(tctx, in)
@@ -586,4 +586,17 @@ func protocolError(err error) (*jsonrpc.Error, bool) {
 		return je, true
 	}
 	return nil, false
+}
+
+// stack is the calling goroutine's stack, as runtime/debug.Stack formats it
+// (which a server would compile for this alone).
+func stack() []byte {
+	buf := make([]byte, 4096)
+	for {
+		n := runtime.Stack(buf, false)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
