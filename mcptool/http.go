@@ -40,7 +40,8 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 	if !o.stateless {
 		h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 			Logger:              o.logger,
-			SessionTimeout:      o.sessionTimeout,
+			// Idle sessions are closed by the handler (idle), which sees the
+			// requests mcpgen answers itself too.
 			MaxRequestBodyBytes: o.maxRequestBodyBytes,
 			EventStore:          o.eventStore,
 		})
@@ -109,16 +110,20 @@ type httpHandler struct {
 
 // sessionUse is what the handler knows of one 2025-era session.
 type sessionUse struct {
-	last   time.Time // when its latest request started or ended
-	active int       // its requests being served
-	user   string    // the UserID of the token that opened it, as go-sdk binds it
-	evict  bool      // being evicted
+	last   time.Time   // when its latest request started or ended
+	active int         // its requests being served
+	user   string      // the UserID of the token that opened it, as go-sdk binds it
+	evict  bool        // being evicted
+	idle   *time.Timer // closes it after SessionTimeout without a request; nil: never
+	own    sessionOwn  // what mcpgen's own session wire keeps of it (httpsession.go)
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
+	var scanned wire.Body
 	if r.Method == http.MethodPost {
-		body, scanned, hold, ok := h.readBody(w, r)
+		body, b, hold, ok := h.readBody(w, r)
+		scanned = b
 		if !ok {
 			return
 		}
@@ -178,12 +183,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.stateful.ServeHTTP(sw, r)
 		done()
 		if sw.code == http.StatusNoContent || sw.code == http.StatusNotFound {
-			h.mu.Lock()
-			delete(h.sessions, id)
-			h.mu.Unlock()
+			h.forget(id)
 		}
 	default:
-		h.serveSession(w, r, id, env.calls)
+		h.serveSession(w, r, id, env.calls, &scanned)
 	}
 }
 
@@ -267,9 +270,11 @@ func isKnownVersion(v string) bool {
 	return false
 }
 
-// serveSession serves a request of session id, and cancels the calls it
-// carried if its client went away before they were answered.
-func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool) {
+// serveSession serves a request of session id (b: its scanned body), by
+// mcpgen's own session wire when the dispatcher owns it (httpsession.go),
+// else by go-sdk, and cancels the calls it carried if its client went away
+// before they were answered. While it is served, the session is not idle.
+func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool, b *wire.Body) {
 	if r.Method != http.MethodPost {
 		// A standalone stream (GET) is held open for the session's life:
 		// it is no activity, as for go-sdk's SessionTimeout, or every
@@ -291,15 +296,23 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 	if s != nil {
 		s.active++
 		s.last = time.Now()
+		if s.idle != nil {
+			s.idle.Stop()
+		}
 	}
 	h.mu.Unlock()
-	h.stateful.ServeHTTP(w, r)
+	if s == nil || !h.serveOwnSession(w, r, s, id, b) {
+		h.stateful.ServeHTTP(w, r)
+	}
 	if s == nil {
 		return
 	}
 	h.mu.Lock()
 	s.active--
 	s.last = time.Now()
+	if s.active == 0 && s.idle != nil && !s.evict {
+		s.idle.Reset(h.o.sessionTimeout)
+	}
 	h.mu.Unlock()
 	if r.Context().Err() != nil && calls && h.reg != nil {
 		// The client went away before its calls were answered: cancel the
@@ -314,17 +327,12 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 // are more than MaxSessions.
 func (h *httpHandler) opened(id string, r *http.Request) {
 	h.mu.Lock()
-	now := time.Now()
-	if t := h.o.sessionTimeout; t > 0 {
-		for sid, s := range h.sessions {
-			if s.active == 0 && !s.evict && now.Sub(s.last) > t {
-				delete(h.sessions, sid) // go-sdk closed it
-			}
-		}
-	}
-	s := &sessionUse{last: now}
+	s := &sessionUse{last: time.Now()}
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 		s.user = ti.UserID
+	}
+	if t := h.o.sessionTimeout; t > 0 {
+		s.idle = time.AfterFunc(t, func() { h.expire(id, s) })
 	}
 	h.sessions[id] = s
 	var ids []string
@@ -342,6 +350,20 @@ func (h *httpHandler) opened(id string, r *http.Request) {
 	for _, v := range ids {
 		go h.evict(v)
 	}
+}
+
+// expire closes session id (s) when its idle timer fires and it is still
+// idle, as go-sdk's SessionTimeout would; its handler then answers its
+// requests with 404.
+func (h *httpHandler) expire(id string, s *sessionUse) {
+	h.mu.Lock()
+	if h.sessions[id] != s || s.evict || s.active > 0 {
+		h.mu.Unlock()
+		return
+	}
+	s.evict = true
+	h.mu.Unlock()
+	h.evict(id)
 }
 
 // evicting counts the sessions being evicted; h.mu is held.
@@ -383,7 +405,15 @@ func (h *httpHandler) evict(id string) {
 		_ = ss.Close() // it waits for the calls, cancelled
 		done()
 	}
+	h.forget(id)
+}
+
+// forget drops session id, which go-sdk closed.
+func (h *httpHandler) forget(id string) {
 	h.mu.Lock()
+	if s := h.sessions[id]; s != nil && s.idle != nil {
+		s.idle.Stop()
+	}
 	delete(h.sessions, id)
 	h.mu.Unlock()
 }

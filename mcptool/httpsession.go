@@ -1,0 +1,400 @@
+package mcptool
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
+)
+
+// The 2025-era session wire (streamable HTTP with Mcp-Session-Id), served
+// by mcpgen for what the dispatcher owns: a session's tools/call of a
+// registry tool and tools/list. The session itself stays go-sdk's
+// (initialize, the client's capabilities and log level, GET, DELETE, every
+// other method); mcpgen answers the POST from the body it read and
+// scanned, on a stream of its own written as go-sdk writes one, and what
+// the session sends the client while such a call runs (progress, log
+// messages, elicitation, sampling, roots) reaches that stream through
+// go-sdk's public sending middleware (onStream), so go-sdk still decides
+// what is sent (the log level, the client's capabilities, the checks of
+// the answers) and mcpgen only carries it.
+//
+// One POST, in the order the code runs it:
+//
+//	read       httpHandler.readBody (httpbody.go): the body, once, scanned
+//	authorize  authHTTP.permit (auth.go), for every tools/call
+//	session    serveSession (http.go): known, not being evicted, its idle
+//	           timer stopped while the request is served
+//	answer     a client's answer to a request of this wire's own (answers)
+//	           is delivered here: 202, as go-sdk answers a body of responses
+//	check      ownsSessionPOST: the headers and the session's user as
+//	           go-sdk requires them; else go-sdk answers (its errors included)
+//	decode     sessionRequest (request.go): the go-sdk request of the call
+//	in flight  the session's calls of this wire: a duplicate id gets 400
+//	stream     sessionStream: go-sdk's headers, the priming event, every
+//	           event stored in the EventStore for Last-Event-ID
+//	dispatch   dispatcher.serve, the stream in the context (onStream)
+//	encode     encodeResponse: the response, the stream's last event
+
+// sessionOwn is what the session wire keeps of one session (in
+// sessionUse, guarded by its mu): the go-sdk session, the calls of this
+// wire in flight by id, and the requests sent on its streams waiting for
+// the client's answer, by id.
+type sessionOwn struct {
+	mu    sync.Mutex
+	ss    *mcp.ServerSession
+	calls map[jsonrpc.ID]context.CancelFunc
+	asks  map[string]chan *jsonrpc.Response
+	next  int64 // the last id given to a request of this wire
+}
+
+// serveOwnSession answers r, a POST on session id whose scanned body is b,
+// when the dispatcher owns it; it reports whether it did.
+func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s *sessionUse, id string, b *wire.Body) bool {
+	if h.modern == nil || b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth || !h.ownsSessionPOST(r, s) {
+		return false
+	}
+	own := &s.own
+	own.mu.Lock()
+	ss := own.ss
+	own.mu.Unlock()
+	if ss == nil {
+		if ss = h.session(id); ss == nil {
+			return false // go-sdk's 404
+		}
+		own.mu.Lock()
+		own.ss = ss
+		own.mu.Unlock()
+	}
+	msg := &b.Messages[0]
+	if msg.Response {
+		return own.answer(w, msg)
+	}
+	if msg.Method == "notifications/cancelled" && len(msg.ID) == 0 {
+		own.cancel(msg.Param("requestId")) // and go-sdk is told too
+		return false
+	}
+	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header, CloseSSEStream: func(mcp.CloseSSEStreamArgs) {}}
+	req, rid, ok := h.modern.d.sessionRequest(msg, ss, extra)
+	if !ok {
+		return false
+	}
+	ctx, c := h.reg.calls.start(r.Context(), ss, r.Header)
+	defer h.reg.calls.done(ss, c)
+	own.mu.Lock()
+	if _, dup := own.calls[rid]; dup {
+		own.mu.Unlock()
+		writeJSONRPCError(w, http.StatusBadRequest, rid, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("duplicate in-flight request ID %v", rid.Raw())})
+		return true
+	}
+	if own.calls == nil {
+		own.calls = map[jsonrpc.ID]context.CancelFunc{}
+	}
+	own.calls[rid] = c.cancel
+	own.mu.Unlock()
+	defer func() {
+		own.mu.Lock()
+		delete(own.calls, rid)
+		own.mu.Unlock()
+	}()
+
+	version := r.Header.Get("Mcp-Protocol-Version")
+	if version == "" {
+		version = "2025-03-26" // as go-sdk assumes it
+	}
+	st := &sessionStream{w: w, own: own, store: h.o.eventStore, session: id, id: rand.Text(), idx: -1, encoders: &h.modern.encoders}
+	if err := st.open(ctx, version); err != nil {
+		http.Error(w, fmt.Sprintf("storing stream: %v", err), http.StatusInternalServerError)
+		return true
+	}
+	res, err := h.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req)
+	st.reply(ctx, rid, res, err)
+	return true
+}
+
+// ownsSessionPOST reports whether r's headers are as go-sdk requires of a
+// POST on an existing session, and r comes from the session's user;
+// anything else is go-sdk's to refuse.
+func (h *httpHandler) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
+	hd := r.Header
+	if len(hd.Values("Last-Event-Id")) > 0 || hd.Get("Mcp-Method") != "" || hd.Get("Mcp-Name") != "" {
+		return false
+	}
+	if v := hd.Get("Mcp-Protocol-Version"); v != "" && (v >= modernVersion || !slices.Contains(h.modern.d.versions, v)) {
+		return false
+	}
+	if ct := hd.Get("Content-Type"); ct != "application/json" && baseMediaType(ct) != "application/json" {
+		return false
+	}
+	if !acceptsBoth(hd.Values("Accept")) {
+		return false
+	}
+	if s.user != "" {
+		ti := auth.TokenInfoFromContext(r.Context())
+		if ti == nil || ti.UserID != s.user {
+			return false // go-sdk's 403
+		}
+	}
+	return true
+}
+
+// baseMediaType is a media type without its parameters, lower case, as
+// go-sdk compares Content-Type.
+func baseMediaType(v string) string {
+	for i := 0; i < len(v); i++ {
+		if v[i] == ';' {
+			v = v[:i]
+			break
+		}
+	}
+	return toLowerTrim(v)
+}
+
+func toLowerTrim(v string) string {
+	b := []byte(v)
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// writeJSONRPCError writes err as go-sdk's handler writes an error it
+// answers with a status of its own.
+func writeJSONRPCError(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
+	data, eerr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err})
+	if eerr != nil {
+		http.Error(w, "cannot encode the response", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// cancel cancels the call of this wire whose id is raw, if any.
+func (o *sessionOwn) cancel(raw json.RawMessage) {
+	id, ok := messageID(raw)
+	if !ok {
+		return
+	}
+	o.mu.Lock()
+	cancel := o.calls[id]
+	o.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// answer delivers msg, the client's answer to a request sent on a stream
+// of this wire, and answers its POST with 202 as go-sdk does; a response
+// to anything else is go-sdk's.
+func (o *sessionOwn) answer(w http.ResponseWriter, msg *wire.Message) bool {
+	var key string
+	if unmarshalString(msg.ID, &key) != nil {
+		return false
+	}
+	o.mu.Lock()
+	ch := o.asks[key]
+	delete(o.asks, key)
+	o.mu.Unlock()
+	if ch == nil {
+		return false
+	}
+	resp, err := jsonrpc.DecodeMessage(msg.Raw)
+	r, ok := resp.(*jsonrpc.Response)
+	if err != nil || !ok {
+		r = &jsonrpc.Response{Error: &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "the client's answer does not decode"}}
+	}
+	ch <- r // buffered
+	w.WriteHeader(http.StatusAccepted)
+	return true
+}
+
+// streamKey is the context key of the stream a call of this wire writes
+// on, for onStream.
+type streamKey struct{}
+
+// sessionStream is the stream one POST of this wire is answered on, as
+// go-sdk writes one: SSE events, each stored in the EventStore first (a
+// client that lost the stream reads the rest with Last-Event-ID, served by
+// go-sdk from the store), the priming event first from 2025-11-25 on.
+// Nothing is written to the response once it is answered (a task's work
+// outlives it); the events still go to the store.
+type sessionStream struct {
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	own      *sessionOwn
+	store    mcp.EventStore
+	session  string
+	id       string
+	idx      int
+	done     bool
+	encoders *sync.Pool // of *encoder
+}
+
+// open writes go-sdk's headers and, from 2025-11-25 on, the priming event.
+func (s *sessionStream) open(ctx context.Context, version string) error {
+	if err := s.store.Open(ctx, s.session, s.id); err != nil {
+		return err
+	}
+	h := s.w.Header()
+	h["Cache-Control"], h["Content-Type"], h["Connection"] = noCache, eventStream, keepAlive
+	if version >= "2025-11-25" {
+		if err := s.store.Append(ctx, s.session, s.id, nil); err != nil {
+			return err
+		}
+		s.idx++
+		s.write("prime", nil)
+	}
+	return nil
+}
+
+// write writes one event; s.mu is held or s not yet shared.
+func (s *sessionStream) write(name string, data []byte) {
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
+	e.buf.WriteString("event: ")
+	e.buf.WriteString(name)
+	e.buf.WriteString("\nid: ")
+	e.buf.WriteString(s.id)
+	e.buf.WriteByte('_')
+	e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), int64(s.idx), 10))
+	e.buf.WriteString("\ndata: ")
+	e.buf.Write(data)
+	e.buf.WriteString("\n\n")
+	_, _ = s.w.Write(e.buf.Bytes())
+	_ = http.NewResponseController(s.w).Flush()
+}
+
+// send stores data, a message, and writes it as the stream's next event.
+func (s *sessionStream) send(ctx context.Context, data []byte, last bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return errors.New("the request was answered")
+	}
+	s.done = last
+	if err := s.store.Append(ctx, s.session, s.id, data); err != nil {
+		return err
+	}
+	s.idx++
+	s.write("message", data)
+	return nil
+}
+
+// reply writes the response to id.
+func (s *sessionStream) reply(ctx context.Context, id jsonrpc.ID, res mcp.Result, err error) {
+	e := s.encoders.Get().(*encoder)
+	defer e.put(s.encoders)
+	if encodeResponse(e, id, res, err, false) != nil {
+		e.buf.Reset()
+		_ = encodeResponse(e, id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the response"}, false)
+	}
+	_ = s.send(ctx, e.buf.Bytes(), true)
+}
+
+// onStream is sending middleware of a server built by Registry.Server,
+// the innermost: what the session sends while a call of the session wire
+// runs goes on that call's stream, after go-sdk and every middleware of
+// the user's decided to send it. A request (elicitation, sampling, roots)
+// gets an id of this wire's own and waits for the client's answer, which
+// the client posts to the session (sessionOwn.answer).
+func onStream(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		st, ok := ctx.Value(streamKey{}).(*sessionStream)
+		if !ok {
+			return next(ctx, method, req)
+		}
+		params, err := marshalWire(req.GetParams())
+		if err != nil {
+			return nil, err
+		}
+		result := answerTypes[method]
+		if result == nil {
+			if len(method) < len("notifications/") || method[:len("notifications/")] != "notifications/" {
+				return next(ctx, method, req) // a request this wire does not know
+			}
+			data, err := jsonrpc.EncodeMessage(&jsonrpc.Request{Method: method, Params: params})
+			if err != nil {
+				return nil, err
+			}
+			return nil, st.send(ctx, data, false)
+		}
+		return st.ask(ctx, method, params, result())
+	}
+}
+
+// answerTypes are the requests a server sends its client, and the result
+// each decodes into, as go-sdk's session decodes them.
+var answerTypes = map[string]func() mcp.Result{
+	"elicitation/create":     func() mcp.Result { return new(mcp.ElicitResult) },
+	"sampling/createMessage": func() mcp.Result { return new(mcp.CreateMessageWithToolsResult) },
+	"roots/list":             func() mcp.Result { return new(mcp.ListRootsResult) },
+}
+
+// ask sends a request on the stream and waits for the client's answer.
+func (s *sessionStream) ask(ctx context.Context, method string, params json.RawMessage, into mcp.Result) (mcp.Result, error) {
+	o := s.own
+	o.mu.Lock()
+	o.next++
+	key := "mcpgen-" + strconv.FormatInt(o.next, 10)
+	ch := make(chan *jsonrpc.Response, 1)
+	if o.asks == nil {
+		o.asks = map[string]chan *jsonrpc.Response{}
+	}
+	o.asks[key] = ch
+	o.mu.Unlock()
+	forget := func() {
+		o.mu.Lock()
+		delete(o.asks, key)
+		o.mu.Unlock()
+	}
+	id, _ := jsonrpc.MakeID(key)
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: method, Params: params})
+	if err != nil {
+		forget()
+		return nil, err
+	}
+	if err := s.send(ctx, data, false); err != nil {
+		forget()
+		return nil, fmt.Errorf("%w: %v", jsonrpcRejected, err)
+	}
+	select {
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	case resp := <-ch:
+		if resp.Error != nil {
+			return nil, resp.Error
+		}
+		if err := json.Unmarshal(resp.Result, into); err != nil {
+			return nil, fmt.Errorf("decoding the client's answer to %s: %w", method, err)
+		}
+		return into, nil
+	}
+}
+
+// jsonrpcRejected is the error of a request that could not be sent.
+var jsonrpcRejected = errors.New("rejected")
+
+var _ = time.Second
