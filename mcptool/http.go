@@ -39,7 +39,7 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 	})
 	if !o.stateless {
 		h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-			Logger:              o.logger,
+			Logger: o.logger,
 			// Idle sessions are closed by the handler (idle), which sees the
 			// requests mcpgen answers itself too.
 			MaxRequestBodyBytes: o.maxRequestBodyBytes,
