@@ -87,13 +87,19 @@ func (d *dispatcher) use(mw ...mcp.Middleware) {
 // which a server built by Registry.Server has none but those it holds for
 // the registry (which the registry lists itself); for a tools/call, which
 // reaches it only when its tool was removed after the wire found it,
-// go-sdk's unknown tool.
+// go-sdk's unknown tool; for tasks/*, what the handlers serveTasks
+// registers answer.
 func (d *dispatcher) fallback(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" {
-		return nil, unknownTool(call.Params.Name)
+	switch method {
+	case "tools/call":
+		if call, ok := req.(*mcp.CallToolRequest); ok {
+			return nil, unknownTool(call.Params.Name)
+		}
+	case methodTasksResult, methodTasksList: // as serveTasks registers them
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + " belongs to the 2025-11-25 tasks; this session uses the tasks extension"}
 	}
 	if method != "tools/list" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no handler"}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no task middleware"}
 	}
 	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
 	if req.GetSession() == nil { // 2026-07-28: no session, a result type

@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,7 +26,7 @@ type sessionFrame struct {
 
 // sessionRequest returns the request msg carries when the dispatcher
 // answers it on ss exactly as go-sdk's session would: a JSON-RPC 2.0 call
-// with an id, of tools/list or of tools/call of a registry tool, whose
+// with an id, of tools/list, tasks/*, or tools/call of a registry tool, whose
 // params decode as go-sdk decodes them, on an initialized session, without
 // the per-request protocol metadata of the 2026-07-28 wire (go-sdk
 // serves that). Anything else is go-sdk's: ok is false.
@@ -33,7 +34,9 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 	if !msg.Version2() || msg.Response || len(msg.ID) == 0 || string(msg.ID) == "null" {
 		return nil, id, false
 	}
-	if msg.Method != "tools/call" && msg.Method != "tools/list" {
+	switch msg.Method {
+	case "tools/call", "tools/list", methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodTasksList:
+	default:
 		return nil, id, false
 	}
 	if ss.InitializeParams() == nil {
@@ -74,6 +77,26 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 	}
 	if msg.Params == nil {
 		return nil, id, false // go-sdk's "missing params"
+	}
+	if msg.Method != "tools/call" {
+		p := &taskParams{}
+		p.Meta = meta
+		for _, mb := range msg.Params {
+			var err error
+			switch mb.Key {
+			case "_meta":
+			case "taskId":
+				err = unmarshalString(mb.Value, &p.TaskID)
+			case "inputResponses":
+				err = json.Unmarshal(mb.Value, &p.InputResponses)
+			case "cursor":
+				err = unmarshalString(mb.Value, &p.Cursor)
+			}
+			if err != nil {
+				return nil, id, false
+			}
+		}
+		return &mcp.ServerRequest[*taskParams]{Session: ss, Params: p, Extra: extra}, id, true
 	}
 	f := &sessionFrame{}
 	p := &f.params
