@@ -31,8 +31,9 @@ import (
 // (initialize, the calls, the server's requests mid-call and the client's
 // answers, cancellation, DELETE, the standalone GET stream) whose answers
 // are compared: the HTTP status, the headers that matter and the body,
-// byte for byte once what is random by design is masked (session IDs, SSE
-// event IDs, task IDs and times). The handler's default EventStore is on:
+// byte for byte once what is random or the server's choice by design is
+// masked (session IDs, SSE event IDs, the IDs of the server's own
+// requests, task IDs and times). The handler's default EventStore is on:
 // the 2025-11-25 streams open with a priming event, and every event has
 // an ID.
 //
@@ -51,6 +52,11 @@ var sessionMasks = []struct {
 	with string
 }{
 	{regexp.MustCompile(`(?m)^id: .*$`), `id: <event>`},
+	// The ID of a request the server sends (one with an id and a method):
+	// the requestor's choice (MCP 2025-11-25 basic, "Requests": a string
+	// or integer ID, not used before by the requestor in the session).
+	// The client's answer carries each side's own.
+	{regexp.MustCompile(`"id":(-?[0-9]+|"(?:[^"\\]|\\.)*"),"method":`), `"id":"<server request>","method":`},
 }
 
 // sessionTools are what the tools of sessionRegistry signal.
