@@ -74,7 +74,7 @@ func authServer(t *testing.T, regOpts ...mcptool.RegistryOption) (*httptest.Serv
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = srv.Handler(&mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource:             hs.URL + "/mcp",
 		AuthorizationServers: []string{"https://auth.example.com"},
 	}})
@@ -297,7 +297,7 @@ func TestAuthTaskOwner(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = srv.Handler(&mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
 	}})
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
@@ -395,7 +395,7 @@ func TestAuthDeleteOfAnotherUsersSession(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{
 		Logger: slog.New(slog.DiscardHandler), TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"}},
 	})
 	do := func(method, token, session, body string) (*http.Response, error) {

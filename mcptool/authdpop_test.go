@@ -53,7 +53,7 @@ func dpopServer(t *testing.T, meta oauthex.ProtectedResourceMetadata) (*httptest
 	t.Cleanup(hs.Close)
 	meta.Resource = hs.URL + "/mcp"
 	meta.AuthorizationServers = []string{"https://auth.example.com"}
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{TokenVerifier: verify, ResourceMetadata: &meta})
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{TokenVerifier: verify, ResourceMetadata: &meta})
 	return hs, &schemes
 }
 

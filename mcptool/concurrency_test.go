@@ -115,7 +115,7 @@ func TestConcurrentCallsWhileToolsChange(t *testing.T) {
 	require.NoError(t, addFlaky())
 
 	srv := reg.Server(&mcp.Implementation{Name: "stress", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+	hs := httptest.NewServer(srv.Handler(nil))
 	httpTransport := &http.Transport{}
 	httpClient := &http.Client{Transport: httpTransport}
 

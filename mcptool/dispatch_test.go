@@ -49,15 +49,13 @@ func TestDispatchEquivalence(t *testing.T) {
 	reg := dispatchRegistry(t)
 	impl := &mcp.Implementation{Name: "test", Version: "1"}
 	opts := &mcp.ServerOptions{PageSize: 4}
-	serve := func(srv *mcp.Server) *wire {
-		hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	serve := func(srv *mcptool.Server) *wire {
+		hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 		t.Cleanup(hs.Close)
 		return &wire{t: t, url: hs.URL, caps: map[string]any{"elicitation": map[string]any{}}}
 	}
 	fast := serve(reg.Server(impl, opts))
-	held := mcp.NewServer(impl, opts)
-	reg.Mount(held)
-	slow := serve(held)
+	slow := serve(reg.Mount(mcp.NewServer(impl, opts)))
 
 	var rest []map[string]any // what a list result holds besides tools and nextCursor
 	pages := func(w *wire) (out [][]any) {
@@ -192,13 +190,12 @@ func TestDispatchNoSchemaWork(t *testing.T) {
 	impl := &mcp.Implementation{Name: "test", Version: "1"}
 	allocs := func(serve string) float64 {
 		reg := mcptool.NewRegistry()
-		var srv *mcp.Server
+		var srv *mcptool.Server
 		switch serve {
 		case "server":
 			srv = reg.Server(impl, nil)
 		case "mount":
-			srv = mcp.NewServer(impl, nil)
-			reg.Mount(srv)
+			srv = reg.Mount(mcp.NewServer(impl, nil))
 		}
 		i := 0
 		n := testing.AllocsPerRun(200, func() {

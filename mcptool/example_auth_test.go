@@ -42,7 +42,7 @@ func ExampleHTTPOptions_authorization() {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	defer hs.Close()
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{TokenVerifier: verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{TokenVerifier: verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource:             hs.URL,
 		AuthorizationServers: []string{"https://auth.example.com"},
 	}})

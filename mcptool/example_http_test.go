@@ -51,7 +51,7 @@ func ExampleHTTPOptions() {
 
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, opts))
+	hs := httptest.NewServer(srv.Handler(opts))
 	defer hs.Close()
 
 	for _, size := range []int{512, 2 << 10} {
@@ -75,7 +75,7 @@ func ExampleHTTPOptions_stateless() {
 			mcptool.Request(ctx).Session.ID() != "", !errors.Is(err, mcptool.ErrInputUnsupported)), nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -101,7 +101,7 @@ func ExampleHTTPOptions_stateless() {
 func ExampleHTTPOptions_trustedOrigins() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TrustedOrigins: []string{"https://app.example.com"}}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{TrustedOrigins: []string{"https://app.example.com"}}))
 	defer hs.Close()
 
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -120,7 +120,7 @@ func ExampleHTTPOptions_sessionTimeout() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(context.Context) (string, error) { return "hello", nil })
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{SessionTimeout: 500 * time.Millisecond}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{SessionTimeout: 500 * time.Millisecond}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -146,7 +146,7 @@ func ExampleHTTPOptions_maxSessions() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(context.Context) (string, error) { return "hello", nil })
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: 1}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{MaxSessions: 1}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -200,7 +200,7 @@ func ExampleHTTPOptions_eventStore() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 	events := &exampleCountingEvents{EventStore: mcp.NewMemoryEventStore(nil)}
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{EventStore: events}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{EventStore: events}))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -222,7 +222,7 @@ func ExampleHTTPOptions_eventStore() {
 func ExampleHTTPOptions_maxRequestBodyBytes() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxRequestBodyBytes: 64 << 10}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{MaxRequestBodyBytes: 64 << 10}))
 	defer hs.Close()
 
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -247,7 +247,7 @@ func ExampleHTTPOptions_maxBodyBytesInFlight() {
 		return "held", nil
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true, MaxBodyBytesInFlight: 100 << 10, BodyReadTimeout: 300 * time.Millisecond}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true, MaxBodyBytesInFlight: 100 << 10, BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{"pad":"` + strings.Repeat("x", 80<<10) + `"}}}`
@@ -269,7 +269,7 @@ func ExampleHTTPOptions_maxBodyBytesInFlight() {
 func ExampleHTTPOptions_bodyReadTimeout() {
 	reg := mcptool.NewRegistry()
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{BodyReadTimeout: 100 * time.Millisecond}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{BodyReadTimeout: 100 * time.Millisecond}))
 	defer hs.Close()
 
 	conn, err := net.Dial("tcp", hs.Listener.Addr().String())

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,7 +31,7 @@ const (
 
 // exampleServeDial connects client to srv in memory, speaking the protocol
 // version given. Setup failures are not what the examples show: they panic.
-func exampleServeDial(srv *mcp.Server, client *mcp.Client, version string) (cs *mcp.ClientSession, closeAll func()) {
+func exampleServeDial(srv *mcptool.Server, client *mcp.Client, version string) (cs *mcp.ClientSession, closeAll func()) {
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -580,9 +581,9 @@ func ExampleStateKey() {
 
 // Registry.Server returns a go-sdk server that follows the registry: a tool
 // added or removed later appears on (or disappears from) the server, and
-// connected clients get notifications/tools/list_changed. Run it on any
-// go-sdk transport: srv.Run(ctx, &mcp.StdioTransport{}) for stdio, or
-// NewHTTPHandler for HTTP.
+// connected clients get notifications/tools/list_changed. Serve it with
+// srv.Run(ctx, &mcptool.StdioTransport{}) for stdio, or srv.Handler for
+// HTTP.
 func ExampleRegistry_Server() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("ping", func() (string, error) { return "pong", nil })
@@ -639,7 +640,7 @@ func ExampleRegistry_Server() {
 
 // Mount serves a registry's tools on a go-sdk server you already have, next
 // to the server's own tools and features, and keeps them in sync until
-// unmount is called.
+// Unmount is called.
 func ExampleRegistry_Mount() {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 	srv.AddTool(&mcp.Tool{Name: "version", InputSchema: map[string]any{"type": "object"}},
@@ -653,9 +654,9 @@ func ExampleRegistry_Mount() {
 	}) (string, error) {
 		return "hello " + in.Name, nil
 	})
-	unmount := reg.Mount(srv)
+	mounted := reg.Mount(srv)
 
-	cs, closeAll := exampleServeDial(srv, mcp.NewClient(&mcp.Implementation{Name: "example-client"}, nil), exampleServe2025)
+	cs, closeAll := exampleServeDial(mounted, mcp.NewClient(&mcp.Implementation{Name: "example-client"}, nil), exampleServe2025)
 	defer closeAll()
 	ctx := context.Background()
 	listTools := func() {
@@ -669,7 +670,7 @@ func ExampleRegistry_Mount() {
 
 	listTools()
 	fmt.Println(exampleServeText(cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada"}})))
-	unmount()
+	mounted.Unmount()
 	listTools()
 	// Output:
 	// tools: [greet version]
@@ -677,11 +678,11 @@ func ExampleRegistry_Mount() {
 	// tools: [version]
 }
 
-// NewHTTPHandler serves a server over streamable HTTP on one endpoint, for
+// Server.Handler serves a server over streamable HTTP on one endpoint, for
 // clients of both protocol eras: a 2025-11-25 client gets a session (with an
 // Mcp-Session-Id), a 2026-07-28 client is served statelessly, each request on
 // its own.
-func ExampleNewHTTPHandler() {
+func ExampleServer_Handler() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("hello", func(ctx context.Context) (string, error) {
 		req := mcptool.Request(ctx)
@@ -690,8 +691,8 @@ func ExampleNewHTTPHandler() {
 	})
 	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
 
-	// In a program: http.Handle("/mcp", mcptool.NewHTTPHandler(reg, srv, nil)).
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+	// In a program: http.Handle("/mcp", srv.Handler(nil)).
+	hs := httptest.NewServer(srv.Handler(nil))
 	defer hs.Close()
 
 	ctx := context.Background()
@@ -708,6 +709,113 @@ func ExampleNewHTTPHandler() {
 	// Output:
 	// hello over 2025-11-25, session id: true, Mcp-Protocol-Version header: "2025-11-25"
 	// hello over 2026-07-28, session id: false, Mcp-Protocol-Version header: "2026-07-28"
+}
+
+// Server.Run serves one session over stdio: a real server passes
+// &mcptool.StdioTransport{} (stdin and stdout) and returns when the client
+// closes its input.
+func ExampleServer_Run() {
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("greet", func(in struct {
+		Name string `json:"name"`
+	}) (string, error) {
+		return "hello " + in.Name, nil
+	}, mcptool.Description("Greet someone."))
+	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
+
+	input := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}
+`)
+	var out strings.Builder
+	err := srv.Run(context.Background(), &mcptool.StdioTransport{Reader: input, Writer: &out})
+	fmt.Println("Run:", err)
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if strings.Contains(line, `"id":2,`) {
+			fmt.Println(line)
+		}
+	}
+	// Output:
+	// Run: <nil>
+	// {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello Ada"}]}}
+}
+
+// Server.Connect starts one session over a transport and returns at once:
+// here an in-memory one a go-sdk client talks to; ServerSession.Wait
+// waits for its end.
+func ExampleServer_Connect() {
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Answer pong."))
+	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
+
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(exampleServeText(cs.CallTool(ctx, &mcp.CallToolParams{Name: "ping"})))
+	_ = cs.Close()
+	fmt.Println("session ended:", ss.Wait())
+	// Output:
+	// pong
+	// session ended: <nil>
+}
+
+// Server.AddReceivingMiddleware wraps every request the server receives,
+// the tools/call and tools/list that mcpgen answers from the registry
+// included, on every wire: here over stdio and over HTTP.
+func ExampleServer_AddReceivingMiddleware() {
+	reg := mcptool.NewRegistry()
+	_ = reg.Add("ping", func() (string, error) { return "pong", nil }, mcptool.Description("Answer pong."))
+	srv := reg.Server(&mcp.Implementation{Name: "example-server", Version: "1.0.0"}, nil)
+	var mu sync.Mutex
+	var seen []string
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok {
+				mu.Lock()
+				seen = append(seen, method+" "+call.Params.Name)
+				mu.Unlock()
+			}
+			return next(ctx, method, req)
+		}
+	})
+
+	input := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping"}}
+`)
+	var out strings.Builder
+	_ = srv.Run(context.Background(), &mcptool.StdioTransport{Reader: input, Writer: &out})
+	mu.Lock()
+	fmt.Println("stdio:", seen, strings.Contains(out.String(), `"text":"pong"`))
+	seen = nil
+	mu.Unlock()
+
+	hs := httptest.NewServer(srv.Handler(nil))
+	defer hs.Close()
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: exampleServeLatest})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+	text := exampleServeText(cs.CallTool(ctx, &mcp.CallToolParams{Name: "ping"}))
+	mu.Lock()
+	defer mu.Unlock()
+	fmt.Println("http:", seen, text)
+	// Output:
+	// stdio: [tools/call ping] true
+	// http: [tools/call ping] pong
 }
 
 // Registry.Watch calls a function after every change of the registry's

@@ -596,7 +596,7 @@ func hostileRawRows() []hsRawRow {
 func TestHostileRawBytes(t *testing.T) {
 	env := newHostileEnv(t)
 	srv := env.reg.Server(&mcp.Implementation{Name: "hostile", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(env.reg, srv, nil))
+	hs := httptest.NewServer(srv.Handler(nil))
 	defer hs.Close()
 	rows := hostileRawRows()
 	for _, row := range rows {
@@ -738,7 +738,7 @@ func TestHostileStreamFrame(t *testing.T) {
 }
 
 // connectServer connects a go-sdk client to srv in memory.
-func connectServer(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+func connectServer(t *testing.T, srv *mcptool.Server) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)

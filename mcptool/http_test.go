@@ -119,7 +119,7 @@ const blockCall = `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"n
 // calls in flight within 1 s.
 func TestHTTPCallCancelledOnDelete(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Handler(nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	go s.post(blockCall)
@@ -140,7 +140,7 @@ func TestHTTPCallCancelledOnDelete(t *testing.T) {
 // the session goes on serving.
 func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Handler(nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 
@@ -165,7 +165,7 @@ func TestHTTPCallCancelledOnDisconnect(t *testing.T) {
 // call runs on until the session is deleted.
 func TestHTTPDisconnectCancelsOnlyItsCalls(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Handler(nil))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	ctx, drop := context.WithCancel(context.Background())
@@ -197,7 +197,7 @@ func TestHTTPDisconnectCancelsOnlyItsCalls(t *testing.T) {
 func TestHTTPEvictCancelsAndForgets(t *testing.T) {
 	reg, started, cancelled := blockingTool(t)
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: 1}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{MaxSessions: 1}))
 	defer hs.Close()
 	old := openRawSession(t, hs.URL)
 	answered := make(chan int, 1)
@@ -237,7 +237,7 @@ func TestHTTPEvictCancelsAndForgets(t *testing.T) {
 func TestHTTPSessionCap(t *testing.T) {
 	const limit, extra = 16, 48
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(nil, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(mcptool.NewRegistry().Mount(srv).Handler(&mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	countSessions := func() int {
 		n := 0
@@ -286,7 +286,7 @@ func TestHTTPSessionCapListeningClients(t *testing.T) {
 	reg := mcptool.NewRegistry(mcptool.NoDescription())
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{MaxSessions: limit}))
 	defer hs.Close()
 	ctx := context.Background()
 	call := func(cs *mcp.ClientSession) error {
@@ -328,7 +328,7 @@ func TestHTTPSessionCapBusy(t *testing.T) {
 	}))
 	require.NoError(t, reg.Add("hello", func(context.Context) (string, error) { return "hello", nil }))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxSessions: limit}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{MaxSessions: limit}))
 	t.Cleanup(hs.Close) // after the clients close their streams
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // before the clients close: it ends the call still held
@@ -362,10 +362,10 @@ func bigCall(id, size int) []byte {
 }
 
 // TestHTTPBodyMemory measures the heap bytes allocated per request with a
-// large argument, on NewHTTPHandler and on go-sdk's own handler serving the
+// large argument, on Server.Handler and on go-sdk's own handler serving the
 // same server, with no client in the process (the request is built once
 // and served through httptest.ResponseRecorder). go-sdk decodes a body
-// several times (16–28 body sizes); NewHTTPHandler hands it the body as it
+// several times (16–28 body sizes); Server.Handler hands it the body as it
 // came, and adds only its own reading of it: at most three body sizes more
 // than go-sdk's handler. (What MaxBodyBytesInFlight counts a body at,
 // decodeCost, is about its peak memory, not these allocations, most of
@@ -415,10 +415,10 @@ func TestHTTPBodyMemory(t *testing.T) {
 	}
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
-			ours := measure(mcptool.NewHTTPHandler(reg, srv, nil), era)
-			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+			ours := measure(srv.Handler(nil), era)
+			sdk := measure(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.Server },
 				&mcp.StreamableHTTPOptions{Stateless: era != "2025-11-25"}), era)
-			t.Logf("%s: body sizes allocated per request: %.2f with NewHTTPHandler, %.2f with go-sdk's handler", era, ours, sdk)
+			t.Logf("%s: body sizes allocated per request: %.2f with Server.Handler, %.2f with go-sdk's handler", era, ours, sdk)
 			assert.LessOrEqual(t, ours, sdk+3, "body sizes allocated per request beyond go-sdk's")
 		})
 	}
@@ -456,7 +456,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 		inside.Add(-1)
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 5 * time.Second}))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxBodyBytesInFlight: 2*size + 4096, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	defer releaseOnce.Do(func() { close(release) })
 	s := openRawSession(t, hs.URL)
@@ -508,7 +508,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 // BodyReadTimeout with 408, and its goroutine is released.
 func TestHTTPBodyTrickle(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(nil, srv, &mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
+	hs := httptest.NewServer(mcptool.NewRegistry().Mount(srv).Handler(&mcptool.HTTPOptions{BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	runtime.GC()
 	base := runtime.NumGoroutine()

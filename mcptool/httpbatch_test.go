@@ -70,7 +70,7 @@ func TestHTTPBatchBound(t *testing.T) {
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless %v", stateless), func(t *testing.T) {
-			h := mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: stateless})
+			h := srv.Handler(&mcptool.HTTPOptions{Stateless: stateless})
 			serve := func(body []byte, session string) *httptest.ResponseRecorder {
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, legacyPost(context.Background(), "/mcp", session, body))

@@ -22,8 +22,8 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// sizeServer returns a registry with the tool "size" and a server of its.
-func sizeServer(t *testing.T) (*mcptool.Registry, *mcp.Server) {
+// sizeServer returns a server of a registry with the tool "size".
+func sizeServer(t *testing.T) *mcptool.Server {
 	t.Helper()
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "size", func(_ context.Context, in struct {
@@ -31,7 +31,7 @@ func sizeServer(t *testing.T) (*mcptool.Registry, *mcp.Server) {
 	}) (int, error) {
 		return len(in.S), nil
 	}, mcptool.Description("Measure s.")))
-	return reg, reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	return reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 }
 
 // trickle opens a connection that declares a body of size bytes, sends
@@ -61,8 +61,8 @@ func trickle(t *testing.T, addr string, size, head int, stop <-chan struct{}, wg
 // in-flight budget: a normal call is served meanwhile, at once.
 func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 	const declared = 1 << 20
-	reg, srv := sizeServer(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxRequestBodyBytes: declared, MaxBodyBytesInFlight: 2 * declared, BodyReadTimeout: 5 * time.Second}))
+	srv := sizeServer(t)
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Logger: slog.New(slog.DiscardHandler), MaxRequestBodyBytes: declared, MaxBodyBytesInFlight: 2 * declared, BodyReadTimeout: 5 * time.Second}))
 	defer hs.Close()
 	s := openRawSession(t, hs.URL)
 	stop := make(chan struct{})
@@ -88,8 +88,8 @@ func TestHTTPTrickledBodiesDoNotStarve(t *testing.T) {
 // the body.
 func TestHTTPRefusalsLogged(t *testing.T) {
 	var log syncBuffer
-	reg, srv := sizeServer(t)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Logger: slog.New(slog.NewTextHandler(&log, nil)), MaxRequestBodyBytes: 1 << 10, BodyReadTimeout: 300 * time.Millisecond}))
+	srv := sizeServer(t)
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Logger: slog.New(slog.NewTextHandler(&log, nil)), MaxRequestBodyBytes: 1 << 10, BodyReadTimeout: 300 * time.Millisecond}))
 	defer hs.Close()
 	const secret = "SECRET-BODY-CONTENT"
 
@@ -133,27 +133,24 @@ func TestHTTPRefusalsLogged(t *testing.T) {
 
 // Option misuse is no panic and not silent: the handler logs the error when
 // built and answers every request with 500, without the details. So is a
-// registry that does not serve the server: another registry's server, a
-// server of the user's the registry is not (or no longer) mounted on, or
-// no server.
+// server the registry no longer serves: one unmounted, whether mounted or
+// built by Registry.Server.
 func TestHTTPMisconfigured(t *testing.T) {
 	const notServed = "the registry does not serve the server: build it with Registry.Server, or mount the registry on it with Registry.Mount"
 	impl := &mcp.Implementation{Name: "s", Version: "1"}
-	reg, _ := sizeServer(t)
-	other := mcptool.NewRegistry()
-	unmounted := mcp.NewServer(impl, nil)
-	reg.Mount(unmounted)()
+	reg := mcptool.NewRegistry()
+	unmounted := reg.Mount(mcp.NewServer(impl, nil))
+	unmounted.Unmount()
+	built := reg.Server(impl, nil)
+	built.Unmount()
 	for _, tc := range []struct {
 		name string
 		opts mcptool.HTTPOptions
 		log  string
-		srv  *mcp.Server // nil: one reg built
-		reg  *mcptool.Registry
+		srv  *mcptool.Server // nil: one reg built
 	}{
-		{name: "another registry's server", srv: other.Server(impl, nil), log: notServed},
-		{name: "a server of the user's", srv: mcp.NewServer(impl, nil), log: notServed},
 		{name: "a server no longer mounted", srv: unmounted, log: notServed},
-		{name: "no server", reg: other, log: "mcptool: NewHTTPHandler: no server"},
+		{name: "a built server unmounted", srv: built, log: notServed},
 		{name: "origin", opts: mcptool.HTTPOptions{TrustedOrigins: []string{"not an origin"}}, log: "TrustedOrigins"},
 		{name: "metadata without verifier", opts: mcptool.HTTPOptions{ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 			Resource: "https://mcp.example/mcp", AuthorizationServers: []string{"https://issuer.example"}}}, log: "needs both TokenVerifier and ResourceMetadata"},
@@ -166,16 +163,13 @@ func TestHTTPMisconfigured(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var log syncBuffer
 			var h http.Handler
-			reg, srv := reg, tc.srv
-			switch {
-			case tc.reg != nil:
-				reg = tc.reg
-			case srv == nil:
+			srv := tc.srv
+			if srv == nil {
 				srv = reg.Server(impl, nil)
 			}
 			require.NotPanics(t, func() {
 				tc.opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
-				h = mcptool.NewHTTPHandler(reg, srv, &tc.opts)
+				h = srv.Handler(&tc.opts)
 			})
 			assert.Contains(t, log.String(), "misconfigured", "logged when built")
 			assert.Contains(t, log.String(), tc.log)

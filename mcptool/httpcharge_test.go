@@ -85,10 +85,10 @@ func sessionCall(call string) string {
 // bodies of every shape, wherever the bulk sits, statelessly and in a
 // 2025-11-25 session.
 func TestChargeCoversDecoding(t *testing.T) {
-	reg, srv := sizeServer(t)
+	srv := sizeServer(t)
 	const size, rounds = 256 << 10, 3
 	for _, era := range []string{"2026-07-28", "2025-11-25"} {
-		h := mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{MaxBodyValues: -1, MaxBodyDepth: -1})
+		h := srv.Handler(&mcptool.HTTPOptions{MaxBodyValues: -1, MaxBodyDepth: -1})
 		session := ""
 		if era == "2025-11-25" {
 			session = initSession(t, h)
@@ -133,7 +133,7 @@ func TestChargeCoversDecoding(t *testing.T) {
 // anything decodes it, statelessly and in a 2025-11-25 session; negative
 // turns a cap off.
 func TestHTTPBodyCaps(t *testing.T) {
-	reg, srv := sizeServer(t)
+	srv := sizeServer(t)
 	over := repeated(`[]`, 9*defaultMaxBodyValues) // 3 bytes a value: 3x as many values as the default allows
 	deep := strings.Repeat("[", defaultMaxBodyDepth) + strings.Repeat("]", defaultMaxBodyDepth)
 	fits := strings.Repeat("[", defaultMaxBodyDepth-4) + strings.Repeat("]", defaultMaxBodyDepth-4) // 4 levels above it
@@ -161,7 +161,7 @@ func TestHTTPBodyCaps(t *testing.T) {
 					opts = *c.opts
 				}
 				opts.Logger = slog.New(slog.NewTextHandler(&log, nil))
-				h := mcptool.NewHTTPHandler(reg, srv, &opts)
+				h := srv.Handler(&opts)
 				session := ""
 				body := statelessCall(`"name":"size","arguments":{"s":"a"},"bulk":`+c.bulk, "")
 				if era == "2025-11-25" {

@@ -29,7 +29,7 @@ import (
 // TestHTTPBodyCaps pins.
 const defaultMaxBodyValues, defaultMaxBodyDepth = 50_000, 1000
 
-// TestHTTPBodiesMemory: with NewHTTPHandler's defaults, in a server
+// TestHTTPBodiesMemory: with Server.Handler's defaults, in a server
 // process of its own (testdata/memserver), one request body of each shape
 // (bulkShapes), as large as the defaults admit (4 MiB, MaxBodyValues,
 // MaxBodyDepth), grows the peak RSS (VmHWM) by at most 48 MiB, and 48 of
@@ -120,7 +120,7 @@ func TestHTTPBodiesMemory(t *testing.T) {
 }
 
 // admitted is the tools/call that call makes of shape's bulk, as large as
-// NewHTTPHandler's defaults admit: at most size bytes, MaxBodyValues
+// Server.Handler's defaults admit: at most size bytes, MaxBodyValues
 // values and MaxBodyDepth levels.
 func admitted(t *testing.T, shape bulkShape, size int, call func(bulk string) string) []byte {
 	t.Helper()

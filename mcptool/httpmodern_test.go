@@ -23,7 +23,7 @@ import (
 )
 
 // The differential test of mcpgen's own 2026-07-28 path (httpmodern.go):
-// the same requests go to NewHTTPHandler as built (own) and to the same
+// the same requests go to Server.Handler as built (own) and to the same
 // handler with the path off (ref), where go-sdk's own stateless handler
 // answers every request past the same front (body reading, authorization):
 // the JSON-RPC answers, the HTTP statuses and the headers that matter are
@@ -67,9 +67,9 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 func newDiffPair(t *testing.T, reg *Registry, opts *HTTPOptions) diffPair {
 	t.Helper()
 	srv := reg.Server(&mcp.Implementation{Name: "diff", Version: "1"}, nil)
-	own := newHTTPHandler(reg, srv, opts, true)
-	ref := newHTTPHandler(reg, srv, opts, false)
-	return diffPair{own: own, ref: ref, m: newModern(srv, reg)}
+	own := newHTTPHandler(reg, srv.Server, opts, true)
+	ref := newHTTPHandler(reg, srv.Server, opts, false)
+	return diffPair{own: own, ref: ref, m: newModern(srv.Server, reg)}
 }
 
 // diffAnswer is what is compared of a response.
@@ -388,9 +388,9 @@ func TestModernDifferentialAuth(t *testing.T) {
 func TestModernOnlyForRegistryServer(t *testing.T) {
 	reg := diffRegistry(t)
 	built := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	assert.NotNil(t, newModern(built, reg))
+	assert.NotNil(t, newModern(built.Server, reg))
 	mounted := mcp.NewServer(&mcp.Implementation{Name: "b", Version: "1"}, nil)
-	reg.Mount(mounted)
+	served := reg.Mount(mounted)
 	assert.Nil(t, newModern(mounted, reg))
 	seen := 0
 	mounted.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -401,7 +401,7 @@ func TestModernOnlyForRegistryServer(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	a, _ := send(NewHTTPHandler(reg, mounted, nil), modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, ""))
+	a, _ := send(served.Handler(nil), modernHeaders("tools/call", "add"), callBody("1", "add", `{"a":1,"b":2}`, ""))
 	assert.Equal(t, http.StatusOK, a.Status)
 	assert.Contains(t, a.Body, `"structuredContent":{"result":3}`)
 	assert.Equal(t, 1, seen)
@@ -410,7 +410,7 @@ func TestModernOnlyForRegistryServer(t *testing.T) {
 }
 
 // BenchmarkStatelessCall serves one 2026-07-28 tools/call (and tools/list)
-// through NewHTTPHandler in process, on mcpgen's own path (path=own) and
+// through Server.Handler in process, on mcpgen's own path (path=own) and
 // with go-sdk's stateless handler answering it (path=gosdk): the
 // allocations per request; path=none is a handler doing nothing, what the
 // benchmark itself allocates (the request, its headers, the recorder). loopback=1 sends them over a loopback TCP
@@ -430,7 +430,7 @@ func BenchmarkStatelessCall(b *testing.B) {
 	for _, path := range []string{"own", "gosdk", "none"} {
 		var h http.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}) // none: the benchmark's own allocations
 		if path != "none" {
-			h = newHTTPHandler(reg, srv, nil, path == "own")
+			h = newHTTPHandler(reg, srv.Server, nil, path == "own")
 		}
 		for _, c := range []struct{ method, name, body string }{{"tools/call", "calculate_sum", call}, {"tools/list", "", list}} {
 			hdr := modernHeaders(c.method, c.name)
@@ -526,9 +526,9 @@ func TestModernResponseEncoding(t *testing.T) {
 func TestModernCallOfToolRemovedMeanwhile(t *testing.T) {
 	reg := diffRegistry(t)
 	srv := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	m := newModern(srv, reg)
+	m := newModern(srv.Server, reg)
 	require.NotNil(t, m)
-	_, err := m.chain(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}})
+	_, err := m.d.serve(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}})
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code)

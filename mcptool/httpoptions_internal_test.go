@@ -79,7 +79,7 @@ func TestHTTPOptionsFields(t *testing.T) {
 	assert.Equal(t, "https://a.example", c.trustedOrigins[0])
 
 	// Either half of authorization alone still configures it, so that
-	// NewHTTPHandler reports the misconfiguration instead of serving open.
+	// Server.Handler reports the misconfiguration instead of serving open.
 	assert.NotNil(t, newHTTPConfig(&HTTPOptions{ResourceMetadata: meta}).auth)
 	assert.NotNil(t, newHTTPConfig(&HTTPOptions{TokenVerifier: verify}).auth)
 

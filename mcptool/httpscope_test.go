@@ -47,7 +47,7 @@ func scopeServer(t *testing.T, stateless bool) (url string, deleted *atomic.Int3
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{
+	hs.Config.Handler = srv.Handler(&mcptool.HTTPOptions{
 		Stateless:     stateless,
 		TokenVerifier: demoTokens.verify,
 		ResourceMetadata: &oauthex.ProtectedResourceMetadata{

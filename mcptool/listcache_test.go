@@ -95,7 +95,7 @@ func TestToolListCacheScope(t *testing.T) {
 	// Without authorization the list is everyone's: public; ttlMs 0 by default.
 	reg := mcptool.NewRegistry(mcptool.NoDescription())
 	require.NoError(t, reg.Add("read", func() (string, error) { return "", nil }, mcptool.Scopes("notes:read")))
-	open := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "n", Version: "1"}, nil), nil))
+	open := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "n", Version: "1"}, nil).Handler(nil))
 	t.Cleanup(open.Close)
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		ttl, scope, names := listOverHTTP(t, open.URL, "", version)

@@ -350,7 +350,7 @@ func TestRequestStateIsItsCallers(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = srv.Handler(&mcptool.HTTPOptions{TokenVerifier: testTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
 	}})
 	client := func(token string) *mcp.ClientSession {

@@ -59,7 +59,7 @@ func connect(t *testing.T, kind transportKind, reg *mcptool.Registry, version st
 		t.Cleanup(func() { _ = ss.Close() })
 		transport = ct
 	case overHTTP:
-		hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+		hs := httptest.NewServer(srv.Handler(nil))
 		t.Cleanup(hs.Close)
 		transport = &mcp.StreamableClientTransport{Endpoint: hs.URL}
 	}

@@ -27,13 +27,13 @@ type stdioPeer struct {
 	done chan error // Run's result
 }
 
-func runStdio(t *testing.T, srv *mcp.Server) *stdioPeer {
+func runStdio(t *testing.T, srv *mcptool.Server) *stdioPeer {
 	t.Helper()
 	return runStdioCtx(t, context.Background(), srv)
 }
 
 // runStdioCtx is runStdio serving under ctx.
-func runStdioCtx(t *testing.T, ctx context.Context, srv *mcp.Server) *stdioPeer {
+func runStdioCtx(t *testing.T, ctx context.Context, srv *mcptool.Server) *stdioPeer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -102,7 +102,7 @@ func errorOf(t *testing.T, m map[string]any) (id any, code float64, message stri
 }
 
 // echoServer serves one tool, echo, which answers its argument s.
-func echoServer(t *testing.T) *mcp.Server {
+func echoServer(t *testing.T) *mcptool.Server {
 	t.Helper()
 	reg := mcptool.NewRegistry()
 	require.NoError(t, mcptool.Add(reg, "echo", func(_ context.Context, in struct {
@@ -136,7 +136,7 @@ func TestStdioTransportMalformedLines(t *testing.T) {
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, nil, -32600, "invalid request: "},
 		{"not an object", `42`, nil, -32600, "invalid request: "},
 		{"batch at 2025-11-25", `[{"jsonrpc":"2.0","id":7,"method":"ping"}]`, nil, -32600, "invalid request: JSON-RPC batches are not supported in 2025-06-18 and later"},
-		// Refused whole, as NewHTTPHandler refuses such a body: nothing runs.
+		// Refused whole, as Server.Handler refuses such a body: nothing runs.
 		{"a call and a byte", stdioCall(`"jsonrpc":"2.0",`) + `x`, nil, -32700, "parse error: invalid JSON"},
 		{"a call and a brace", stdioCall(`"jsonrpc":"2.0",`) + `}`, nil, -32700, "parse error: invalid JSON"},
 		{"a call and a value", stdioCall(`"jsonrpc":"2.0",`) + ` 1`, nil, -32700, "parse error: invalid JSON"},
@@ -182,7 +182,7 @@ func stdioCall(version string) string {
 }
 
 // TestStdioTransportBatchBound: a batch of more than 16 messages gets
-// -32600 before anything of it is served, as NewHTTPHandler refuses it
+// -32600 before anything of it is served, as Server.Handler refuses it
 // with 413; a batch of 16 is served, each call answered.
 func TestStdioTransportBatchBound(t *testing.T) {
 	p := runStdio(t, echoServer(t))
@@ -223,7 +223,7 @@ func TestStdioTransportBatchBound(t *testing.T) {
 // TestStdioTransportLongLine: a line longer than mcp.DefaultMaxLineLength is
 // refused without being buffered, and the next line is served.
 func TestStdioTransportLongLine(t *testing.T) {
-	p := runStdio(t, mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil))
+	p := runStdio(t, mcptool.NewRegistry().Mount(mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)))
 	p.initialize(`{}`)
 	go func() {
 		_, _ = io.WriteString(p.in, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"`+strings.Repeat("a", mcp.DefaultMaxLineLength)+`"}}`+"\n")
@@ -289,7 +289,7 @@ func TestStdioTransportFailsServerRequestsAtEOF(t *testing.T) {
 		_, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "sure?", RequestedSchema: map[string]any{"type": "object"}})
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(errors.Is(err, mcp.ErrConnectionClosed))}}}, nil
 	})
-	p := runStdio(t, srv)
+	p := runStdio(t, mcptool.NewRegistry().Mount(srv))
 	p.initialize(`{"elicitation":{"form":{}}}`)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{}}}`)
 	require.NoError(t, p.in.Close())

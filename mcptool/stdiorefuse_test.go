@@ -35,7 +35,7 @@ func (s *syncBuffer) String() string {
 }
 
 // runStdioLogged is runStdio with the transport's Logger writing to log.
-func runStdioLogged(t *testing.T, srv *mcp.Server, log io.Writer) *stdioPeer {
+func runStdioLogged(t *testing.T, srv *mcptool.Server, log io.Writer) *stdioPeer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -48,7 +48,7 @@ func (e *rpcError) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Messag
 func newWire(t *testing.T, reg *mcptool.Registry, withTasks bool) *wire {
 	t.Helper()
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	t.Cleanup(hs.Close)
 	caps := map[string]any{"elicitation": map[string]any{}}
 	if withTasks {
@@ -516,7 +516,7 @@ func TestTaskConcurrency(t *testing.T) {
 		return in.Steps, nil
 	}, mcptool.Description("Echoes."), mcptool.Task()))
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
 
 	var wg sync.WaitGroup
@@ -705,7 +705,7 @@ func twoUsers(t *testing.T, reg *mcptool.Registry) (alice, bob *wire) {
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true})))
+	hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(srv.Handler(&mcptool.HTTPOptions{Stateless: true})))
 	t.Cleanup(hs.Close)
 	caps := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
 	alice = &wire{t: t, url: hs.URL, caps: caps, header: []string{"Authorization", "Bearer alice"}}
@@ -735,9 +735,8 @@ func TestTaskMountedTwice(t *testing.T) {
 	reg, release := taskRegistry(t)
 	close(release)
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	unmount := reg.Mount(srv)
-	defer unmount()
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	defer reg.Mount(srv.Server).Unmount()
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	t.Cleanup(hs.Close)
 	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
 	created := w.callTool("steps", map[string]any{"steps": 1})

@@ -408,7 +408,7 @@ func TestCoreTaskExtensionSession(t *testing.T) {
 func TestCoreTaskHTTP(t *testing.T) {
 	reg, release := taskRegistry(t)
 	close(release)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil), nil))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil).Handler(nil))
 	t.Cleanup(hs.Close)
 	session := ""
 	post := func(id int, method string, params any) map[string]any {

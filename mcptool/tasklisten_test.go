@@ -108,7 +108,7 @@ func TestTaskListen(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	reg, release := taskRegistry(t)
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
 
 	id := w.callTool("steps", map[string]any{"steps": 2})["taskId"].(string)
@@ -169,7 +169,7 @@ func TestTaskListenClientGone(t *testing.T) {
 	before := goleak.IgnoreCurrent()
 	reg, release := taskRegistry(t)
 	srv := reg.Server(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(srv.Handler(&mcptool.HTTPOptions{Stateless: true}))
 	w := &wire{t: t, url: hs.URL, caps: map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}}
 	id := w.callTool("steps", map[string]any{"steps": 1})["taskId"].(string)
 

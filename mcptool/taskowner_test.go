@@ -76,7 +76,7 @@ func initCoreHTTP(t *testing.T, url string) *coreHTTPSession {
 func TestCoreTaskOutlivesEvictedSession(t *testing.T) {
 	reg, release := taskRegistry(t)
 	close(release)
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil), &mcptool.HTTPOptions{MaxSessions: 1}))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "t", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{MaxSessions: 1}))
 	t.Cleanup(hs.Close)
 	a := initCoreHTTP(t, hs.URL)
 	res := a.post(1, "tools/call", map[string]any{"name": "must", "task": map[string]any{"ttl": 60000}})

@@ -21,7 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool"
 )
 
-// A plain 2026-07-28 tasks/get over NewHTTPHandler is answered alike on a
+// A plain 2026-07-28 tasks/get over Server.Handler is answered alike on a
 // server Registry.Server built and on one the registry was only mounted on.
 func TestTaskPollEquivalence(t *testing.T) {
 	reg, release := taskRegistry(t)
@@ -30,15 +30,13 @@ func TestTaskPollEquivalence(t *testing.T) {
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		return &auth.TokenInfo{UserID: token, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	serve := func(srv *mcp.Server) string {
-		hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{Stateless: true})))
+	serve := func(srv *mcptool.Server) string {
+		hs := httptest.NewServer(auth.RequireBearerToken(verify, nil)(srv.Handler(&mcptool.HTTPOptions{Stateless: true})))
 		t.Cleanup(hs.Close)
 		return hs.URL
 	}
 	fastURL := serve(reg.Server(impl, nil))
-	slow := mcp.NewServer(impl, nil)
-	reg.Mount(slow)
-	slowURL := serve(slow)
+	slowURL := serve(reg.Mount(mcp.NewServer(impl, nil)))
 
 	ext := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}
 	alice := &wire{t: t, url: fastURL, caps: ext, header: []string{"Authorization", "Bearer alice"}}
@@ -129,8 +127,7 @@ func TestStdioPollEquivalence(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	slowSrv := mcp.NewServer(impl, nil)
-	reg.Mount(slowSrv)
+	slowSrv := reg.Mount(mcp.NewServer(impl, nil))
 	fast, slow := runStdio(t, fastSrv), runStdio(t, slowSrv)
 
 	ext := map[string]any{"extensions": map[string]any{mcptool.TasksExtension: map[string]any{}}}

@@ -47,7 +47,7 @@ func TestToolHeadersHoldNoCredentials(t *testing.T) {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "h", Version: "1"}, nil), &mcptool.HTTPOptions{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "h", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{
 		TokenVerifier:    testTokens.verify,
 		ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: hs.URL + "/mcp", AuthorizationServers: []string{"https://auth.example.com"}},
 	})

@@ -157,7 +157,7 @@ func TestViewsHiddenNextToOwnResources(t *testing.T) {
 	for _, ui := range []bool{false, true} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
 		srv.AddResource(note, read)
-		defer viewRegistry(t, true).Mount(srv)()
+		defer viewRegistry(t, true).Mount(srv).Unmount()
 		var copts *mcp.ClientOptions
 		if ui {
 			copts = uiClient
@@ -249,7 +249,7 @@ func TestViewsMounted(t *testing.T) {
 	reg := viewRegistry(t, true)
 	for _, ui := range []bool{false, true} {
 		srv := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
-		unmount := reg.Mount(srv)
+		mounted := reg.Mount(srv)
 		var copts *mcp.ClientOptions
 		if ui {
 			copts = uiClient
@@ -273,7 +273,7 @@ func TestViewsMounted(t *testing.T) {
 		} else {
 			assert.EqualError(t, err, `calling "resources/read": Resource not found`)
 		}
-		unmount()
+		mounted.Unmount()
 		rl, err := cs.ListResources(ctx, nil)
 		require.NoError(t, err)
 		assert.Empty(t, rl.Resources, "unmount removes the pages")
@@ -380,7 +380,7 @@ func listChangedWithoutExtension(t *testing.T, start string) {
 		uiListens := version != "" || start != "none"
 		var hs *httptest.Server
 		if kind == overHTTP {
-			hs = httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+			hs = httptest.NewServer(srv.Handler(nil))
 			t.Cleanup(hs.Close)
 		}
 		type heard struct{ tools, resources chan struct{} }

@@ -43,15 +43,15 @@ func scopedViews(t *testing.T, opts ...mcptool.RegistryOption) *mcptool.Registry
 // of the user's the registry is mounted on, and stdio under Authenticated.
 var viewPaths = map[string]func(t *testing.T, reg *mcptool.Registry, token string) *mcp.ClientSession{
 	"http/2025-11-25": func(t *testing.T, reg *mcptool.Registry, token string) *mcp.ClientSession {
-		return viewOverHTTP(t, reg.Server(&mcp.Implementation{Name: "views", Version: "1"}, nil), reg, token, "2025-11-25")
+		return viewOverHTTP(t, reg.Server(&mcp.Implementation{Name: "views", Version: "1"}, nil), token, "2025-11-25")
 	},
 	"http/2026-07-28": func(t *testing.T, reg *mcptool.Registry, token string) *mcp.ClientSession {
-		return viewOverHTTP(t, reg.Server(&mcp.Implementation{Name: "views", Version: "1"}, nil), reg, token, "")
+		return viewOverHTTP(t, reg.Server(&mcp.Implementation{Name: "views", Version: "1"}, nil), token, "")
 	},
 	"mount/2025-11-25": func(t *testing.T, reg *mcptool.Registry, token string) *mcp.ClientSession {
-		srv := mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil)
-		t.Cleanup(reg.Mount(srv))
-		return viewOverHTTP(t, srv, reg, token, "2025-11-25")
+		srv := reg.Mount(mcp.NewServer(&mcp.Implementation{Name: "own", Version: "1"}, nil))
+		t.Cleanup(srv.Unmount)
+		return viewOverHTTP(t, srv, token, "2025-11-25")
 	},
 	"stdio": func(t *testing.T, reg *mcptool.Registry, token string) *mcp.ClientSession {
 		srv := reg.Server(&mcp.Implementation{Name: "views", Version: "1"}, nil)
@@ -68,11 +68,11 @@ var viewPaths = map[string]func(t *testing.T, reg *mcptool.Registry, token strin
 	},
 }
 
-func viewOverHTTP(t *testing.T, srv *mcp.Server, reg *mcptool.Registry, token, version string) *mcp.ClientSession {
+func viewOverHTTP(t *testing.T, srv *mcptool.Server, token, version string) *mcp.ClientSession {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.Start()
 	t.Cleanup(hs.Close)
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, srv, &mcptool.HTTPOptions{TokenVerifier: viewTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
+	hs.Config.Handler = srv.Handler(&mcptool.HTTPOptions{TokenVerifier: viewTokens.verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 		Resource: hs.URL, AuthorizationServers: []string{"https://auth.example.com"},
 	}})
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, uiClient).Connect(t.Context(),

@@ -160,7 +160,7 @@ func dial(t testing.TB, reg *mcptool.Registry, cfg *config) (mcp.Transport, func
 		srv = reg.Server(&mcp.Implementation{Name: "mcptest-server", Version: "1"}, nil)
 	}
 	if cfg.http {
-		hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, cfg.httpOpts))
+		hs := httptest.NewServer(srv.Handler(cfg.httpOpts))
 		hc := hs.Client()
 		if cfg.header != nil {
 			hc = &http.Client{Transport: headerTransport{cfg.header, hc.Transport}}

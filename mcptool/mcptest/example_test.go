@@ -214,7 +214,7 @@ func ExampleConn_Progress() {
 }
 
 // HTTP runs the same client over streamable HTTP: an httptest server on
-// loopback serving mcptool.NewHTTPHandler.
+// loopback serving the server's handler (mcptool.Server.Handler).
 func ExampleHTTP() {
 	reg := mcptool.NewRegistry()
 	_ = reg.Add("where", func(ctx context.Context) (string, error) {

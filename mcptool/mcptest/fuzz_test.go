@@ -108,7 +108,7 @@ func TestFuzzFindsSchemaMismatch(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{mcptool.Text("ran")}}, nil
 	})
 	r := &recorder{}
-	mcptest.Fuzz(r, reg, "order", mcptest.Server(srv))
+	mcptest.Fuzz(r, reg, "order", mcptest.Server(mcptool.NewRegistry().Mount(srv)))
 	r.finish()
 	if got := r.failures(); !strings.Contains(got, "a document the published schema refuses was not refused for its arguments") {
 		t.Errorf("Fuzz did not report the lax tool:\n%s", got)
@@ -126,7 +126,7 @@ func TestFuzzFindsWrongRefusals(t *testing.T) {
 		return mcptool.ErrorResult("invalid arguments:\n- nowhere.at_all: is wrong (type)"), nil
 	})
 	r := &recorder{}
-	mcptest.Fuzz(r, reg, "order", mcptest.Server(srv))
+	mcptest.Fuzz(r, reg, "order", mcptest.Server(mcptool.NewRegistry().Mount(srv)))
 	r.finish()
 	got := r.failures()
 	for _, want := range []string{"refused a document the published schema accepts", "refused, but names none of the paths"} {

@@ -23,7 +23,7 @@ type config struct {
 	sample   func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
 	roots    []*mcp.Root
 	copts    mcp.ClientOptions
-	srv      *mcp.Server
+	srv      *mcptool.Server
 	http     bool
 	httpOpts *mcptool.HTTPOptions
 	header   http.Header
@@ -97,15 +97,14 @@ func ClientOptions(opts *mcp.ClientOptions) Option {
 }
 
 // Server connects the client to srv instead of a server made from the
-// registry: one built with reg.Server and your own mcp.ServerOptions, or
-// one with prompts and resources next to mcpgen's tools. The registry
-// argument of [Client] may then be nil; over [HTTP] it is the registry
-// serving srv that mcptool.NewHTTPHandler is given (nil: go-sdk answers
-// every request).
-func Server(srv *mcp.Server) Option { return func(c *config) { c.srv = srv } }
+// registry: one built with reg.Server and your own mcp.ServerOptions, or a
+// go-sdk server of yours, with prompts and resources, that a registry is
+// mounted on (reg.Mount). Over [HTTP] it is served by srv.Handler. The
+// registry argument of [Client] may then be nil.
+func Server(srv *mcptool.Server) Option { return func(c *config) { c.srv = srv } }
 
-// HTTP serves the server over streamable HTTP (mcptool.NewHTTPHandler with
-// opts, nil for the defaults) on a loopback httptest server, and connects
+// HTTP serves the server over streamable HTTP (its Handler with opts,
+// nil for the defaults) on a loopback httptest server, and connects
 // the client to it. The server is shut down when the test ends.
 func HTTP(opts *mcptool.HTTPOptions) Option {
 	return func(c *config) { c.http, c.httpOpts = true, opts }

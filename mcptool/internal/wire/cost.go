@@ -11,7 +11,7 @@ type Cost struct {
 
 // What decoding costs, in bytes allocated, per kind of thing a body holds:
 // measured by TestChargeCoversDecoding (mcptool), which serves bodies of
-// each shape through NewHTTPHandler, statelessly and in a 2025-11-25
+// each shape through Server.Handler, statelessly and in a 2025-11-25
 // session, and checks that Charge is no less than the heap they allocate.
 // The decoders that see a body copy it a few times (go-sdk reads each
 // message twice, and keeps the raw params), and turn a _meta, and a

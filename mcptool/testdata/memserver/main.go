@@ -1,5 +1,5 @@
 // Command memserver is the server of mcptool's TestHTTPBodiesMemory and
-// TestHTTPBatchMemory: one tool (and -tools more) behind NewHTTPHandler
+// TestHTTPBatchMemory: one tool (and -tools more) behind Server.Handler
 // with its defaults, on a free loopback port, built without the race
 // detector (which would multiply its memory). It prints "ADDR <url>" and
 // serves until its standard input closes, or for fifteen minutes at most.
@@ -60,7 +60,7 @@ func main() {
 		os.Exit(1)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil), &mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait, Stateless: *stateless}))
+	mux.Handle("/", reg.Server(&mcp.Implementation{Name: "memserver", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{Logger: quiet, BodyReadTimeout: *wait, Stateless: *stateless}))
 	mux.HandleFunc("GET /free", func(http.ResponseWriter, *http.Request) { debug.FreeOSMemory() })
 	hs := &http.Server{
 		Handler:           mux,
