@@ -102,7 +102,7 @@ func (d *dispatcher) fallback(ctx context.Context, method string, req mcp.Reques
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: method + " reached no task middleware"}
 	}
 	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
-	if req.GetSession() == nil { // 2026-07-28: no session, a result type
+	if ss, _ := req.GetSession().(*mcp.ServerSession); ss == nil { // 2026-07-28: no session, a result type
 		res = sdkpatch.CompleteToolsList()
 	}
 	if d.cacheable != nil {

@@ -175,6 +175,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// done. Only the session's own user's: go-sdk refuses the others.
 		done := func() {}
 		if h.ownedBy(id, r) {
+			h.ending(id)
 			if ss := h.session(id); ss != nil {
 				done = h.endCalls(ss)
 			}
@@ -400,12 +401,23 @@ func (h *httpHandler) idlest(opened string) string {
 // evict cancels the calls in flight on session id, closes it (go-sdk's
 // handler then answers its requests with 404), and forgets it.
 func (h *httpHandler) evict(id string) {
+	h.ending(id)
 	if ss := h.session(id); ss != nil {
 		done := h.endCalls(ss)
 		_ = ss.Close() // it waits for the calls, cancelled
 		done()
 	}
 	h.forget(id)
+}
+
+// ending tells mcpgen's own session wire that session id is being closed.
+func (h *httpHandler) ending(id string) {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s != nil {
+		s.own.end()
+	}
 }
 
 // forget drops session id, which go-sdk closed.

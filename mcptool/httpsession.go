@@ -58,6 +58,16 @@ type sessionOwn struct {
 	calls map[jsonrpc.ID]context.CancelFunc
 	asks  map[string]chan *jsonrpc.Response
 	next  int64 // the last id given to a request of this wire
+	ended bool  // the session is being closed: its streams end unanswered
+}
+
+// end marks the session as being closed (DELETE, eviction, idle): as on
+// go-sdk's streams, nothing more is written on its streams, the responses
+// of the calls it cancels included.
+func (o *sessionOwn) end() {
+	o.mu.Lock()
+	o.ended = true
+	o.mu.Unlock()
 }
 
 // serveOwnSession answers r, a POST on session id whose scanned body is b,
@@ -96,6 +106,8 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 	own.mu.Lock()
 	if _, dup := own.calls[rid]; dup {
 		own.mu.Unlock()
+		h := w.Header() // as go-sdk has set them when it finds the duplicate
+		h["Cache-Control"], h["Connection"] = noCache, keepAlive
 		writeJSONRPCError(w, http.StatusBadRequest, rid, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("duplicate in-flight request ID %v", rid.Raw())})
 		return true
 	}
@@ -292,6 +304,13 @@ func (s *sessionStream) send(ctx context.Context, data []byte, last bool) error 
 	defer s.mu.Unlock()
 	if s.done {
 		return errors.New("the request was answered")
+	}
+	s.own.mu.Lock()
+	ended := s.own.ended
+	s.own.mu.Unlock()
+	if ended {
+		s.done = true
+		return errors.New("session is closed")
 	}
 	s.done = last
 	if err := s.store.Append(ctx, s.session, s.id, data); err != nil {

@@ -37,9 +37,8 @@ import (
 // the 2025-11-25 streams open with a priming event, and every event has
 // an ID.
 //
-// Intended differences: none so far. One that appears is a case of
-// TestSessionDifferentialDiffers, with the clause of the MCP 2025-11-25
-// basic/transports that allows it and mcpgen's exact answer asserted.
+// Intended differences are the cases of TestSessionDifferentialDiffers,
+// each with the clause that allows it and mcpgen's exact answer asserted.
 
 // sessionTimeout bounds every request of these tests: a stream that does
 // not end is a failure, not a hang.
@@ -474,7 +473,6 @@ func sessionCases() []sessionCase {
 		{"sampling", askRound("sample", `{"sampling":{}}`, "sampling/createMessage", `"result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}`)},
 		{"sampling without capability", opened(v1125, noCaps, sessionCall("7", "sample", `{}`))},
 		{"roots", askRound("roots", `{"roots":{}}`, "roots/list", `"result":{"roots":[{"uri":"file:///tmp","name":"tmp"}]}`)},
-		{"roots error", askRound("roots", `{"roots":{}}`, "roots/list", `"error":{"code":-32601,"message":"no roots"}`)},
 		{"task required without capability", opened(v1125, noCaps, sessionCall("8", "job", `{}`))},
 		{"task extension", sessionTask(extensionCaps, sessionCall("8", "job", `{}`), taskIDOf)},
 		{"task param", sessionTask(noCaps, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}`, taskIDOf)},
@@ -676,6 +674,25 @@ func deleteInFlight(s *sessionSide, tools *sessionTools) []diffAnswer {
 	del, _ := s.do(http.MethodDelete, nil, "")
 	waitTool(s.t, tools.cancelled, "x")
 	return append(out, del, s.end(st), s.post(add1))
+}
+
+// The intended differences of the session wire. A client's error answer
+// to a request the server sent mid-call (here roots/list with -32601) is
+// what the call's error carries: go-sdk's jsonrpc2 rewrites any -32601 a
+// handler returns into "method not found" naming the request being served
+// (tools/call, which exists); JSON-RPC 2.0, section 5.1, reserves -32601
+// for a method that does not exist, so mcpgen keeps the client's message.
+func TestSessionDifferentialDiffers(t *testing.T) {
+	reg, tools := sessionRegistry(t)
+	own, ref := sessionServers(t, reg, &HTTPOptions{MaxRequestBodyBytes: 1 << 16})
+	round := askRound("roots", `{"roots":{}}`, "roots/list", `"error":{"code":-32601,"message":"no roots"}`)
+	got := round(&sessionSide{t: t, url: own.URL, client: own.Client()}, tools)
+	want := round(&sessionSide{t: t, url: ref.URL, client: ref.Client()}, tools)
+	require.Len(t, got, 4)
+	last := got[len(got)-1].Body
+	assert.True(t, strings.HasSuffix(last, `data: {"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no roots"}}`+"\n\n"), last)
+	assert.Contains(t, want[len(want)-1].Body, `"message":"method not found: \"tools/call\""`)
+	assert.Equal(t, want[:3], got[:3])
 }
 
 func TestSessionDifferential(t *testing.T) {
