@@ -53,12 +53,12 @@ func inspector(t *testing.T) (node, launcher string) {
 	return node, launcher
 }
 
-// buildDemo builds cmd/mcpgen-demo into dir.
+// buildDemo builds cmd/mcpgen-demo/full into dir.
 func buildDemo(t *testing.T, dir string) string {
 	t.Helper()
 	bin := filepath.Join(dir, "mcpgen-demo")
 	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo")
+	build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo", "full") // with the issuer, -auth-issuer and every tool
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build the demo: %s", out)
 	return bin

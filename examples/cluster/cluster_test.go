@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 		defer os.RemoveAll(dir)
 		demoBin = filepath.Join(dir, "mcpgen-demo")
 		build := exec.Command("go", "build", "-o", demoBin, ".")
-		build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo")
+		build.Dir = filepath.Join("..", "..", "cmd", "mcpgen-demo", "full") // with -redis, -auth-issuer and the issuer
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building mcpgen-demo:", err)

@@ -27,7 +27,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 echo "building mcpgen-demo"
-(cd "$here/../../cmd/mcpgen-demo" && go build -o "$work/mcpgen-demo" .)
+(cd "$here/../../cmd/mcpgen-demo/full" && go build -o "$work/mcpgen-demo" .) # -redis, -auth-issuer, issuer
 
 # Tasks must survive a Redis restart (mcpredis.Open refuses a Redis that
 # would lose them): the append-only file, fsynced every second. A Redis
