@@ -21,7 +21,7 @@
 //		Issuer:   "https://auth.example.com/realms/mcp",
 //		Audience: "https://mcp.example.com/mcp",
 //	})
-//	h := mcptool.NewHTTPHandler(reg, reg.Server(impl, nil), &mcptool.HTTPOptions{
+//	h := reg.Server(impl, nil).Handler(&mcptool.HTTPOptions{
 //		TokenVerifier: v.Verify,
 //		ResourceMetadata: &oauthex.ProtectedResourceMetadata{
 //			Resource:             "https://mcp.example.com/mcp",

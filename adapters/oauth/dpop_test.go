@@ -325,7 +325,7 @@ func TestDPoPThroughHandler(t *testing.T) {
 		p, _ := mcptool.Caller(ctx)
 		return "hello " + p.Subject, nil
 	}, mcptool.Description("Greets the caller.")))
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{
 		TokenVerifier:    v.Verify,
 		ResourceMetadata: v.ResourceMetadata(oauthex.ProtectedResourceMetadata{}),
 	})

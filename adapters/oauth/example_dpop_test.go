@@ -37,7 +37,7 @@ func ExampleDPoPOptions() {
 	defer v.Close()
 	reg := mcptool.NewRegistry()
 	_ = mcptool.Add(reg, "read", func(ctx context.Context, _ ReadArgs) (string, error) { return "notes", nil }, mcptool.Description("Reads the notes."))
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{
 		TokenVerifier:    v.Verify,
 		ResourceMetadata: v.ResourceMetadata(oauthex.ProtectedResourceMetadata{}),
 	})

@@ -44,7 +44,7 @@ func ExampleNew() {
 		p, _ := mcptool.Caller(ctx)
 		return "hello " + p.Subject, nil
 	}, mcptool.Description("Greets the caller."))
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{TokenVerifier: v.Verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: resource, AuthorizationServers: []string{iss.URL}}})
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{TokenVerifier: v.Verify, ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: resource, AuthorizationServers: []string{iss.URL}}})
 
 	token, _ := iss.Token(oauthtest.Claims{"sub": "ada", "aud": resource, "scope": "notes:read"}, "")
 	forOther, _ := iss.Token(oauthtest.Claims{"sub": "ada", "aud": "https://other.example.com", "scope": "notes:read"}, "")

@@ -32,7 +32,7 @@ func servedWith(t *testing.T, iss *oauthtest.Issuer, o mcpoauth.Options) string 
 		p, _ := mcptool.Caller(ctx)
 		return "hello " + p.Subject, nil
 	}, mcptool.Description("Greets the caller.")))
-	hs.Config.Handler = mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil), &mcptool.HTTPOptions{
+	hs.Config.Handler = reg.Server(&mcp.Implementation{Name: "notes", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{
 		TokenVerifier:    v.Verify,
 		ResourceMetadata: &oauthex.ProtectedResourceMetadata{Resource: audience, AuthorizationServers: []string{iss.URL}},
 	})

@@ -45,7 +45,7 @@ type Options struct {
 // rate limits, concurrency caps, tasks, the requestStates answered, 2025-era stream events and the
 // requestState key. Make one per process with [Open], and give its
 // [Cluster.RegistryOptions] to mcptool.NewRegistry and its
-// [Cluster.HTTPOptions] to mcptool.NewHTTPHandler.
+// [Cluster.HTTPOptions] to mcptool.Server.Handler.
 type Cluster struct {
 	rdb      redis.UniversalClient
 	own      bool
@@ -181,13 +181,13 @@ func (c *Cluster) RegistryOptions() []mcptool.RegistryOption {
 	}
 }
 
-// HTTPOptions returns new options that make mcptool.NewHTTPHandler keep
+// HTTPOptions returns new options that make mcptool.Server.Handler keep
 // 2025-era stream events in Redis, so a client resumes its stream on any
 // replica. Set your own fields on them:
 //
 //	o := cl.HTTPOptions()
 //	o.Stateless = true
-//	mcptool.NewHTTPHandler(reg, srv, o)
+//	srv.Handler(o)
 func (c *Cluster) HTTPOptions() *mcptool.HTTPOptions {
 	return &mcptool.HTTPOptions{EventStore: c.events}
 }

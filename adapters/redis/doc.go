@@ -16,7 +16,7 @@
 //	defer cl.Close()
 //	reg := mcptool.NewRegistry(cl.RegistryOptions()...)
 //	// ... add tools ...
-//	h := mcptool.NewHTTPHandler(reg, reg.Server(impl, nil), cl.HTTPOptions())
+//	h := reg.Server(impl, nil).Handler(cl.HTTPOptions())
 //
 // The module is separate from mcpgen's core so that users who run one
 // process never download a Redis client. docs/deploy.md shows a cluster of

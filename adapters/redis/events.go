@@ -13,7 +13,7 @@ import (
 
 // EventStore keeps the events of 2025-era SSE streams in Redis, so a client
 // that lost its stream resumes it with Last-Event-ID. It implements go-sdk's
-// mcp.EventStore; give it to mcptool.NewHTTPHandler with
+// mcp.EventStore; give it to mcptool.Server.Handler with
 // mcptool.HTTPOptions.EventStore, or take [Cluster.HTTPOptions].
 //
 // Each stream is a Redis list plus the index of its first kept event. A

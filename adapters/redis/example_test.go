@@ -35,7 +35,7 @@ func ExampleOpen() {
 	}, mcptool.MaxConcurrency(2)) // two at once across all replicas
 
 	srv := reg.Server(&mcp.Implementation{Name: "replica", Version: "1.0.0"}, nil)
-	http.Handle("/mcp", mcptool.NewHTTPHandler(reg, srv, cl.HTTPOptions()))
+	http.Handle("/mcp", srv.Handler(cl.HTTPOptions()))
 	log.Fatal(http.ListenAndServe("127.0.0.1:8081", nil))
 }
 

@@ -36,7 +36,7 @@ func taskReplica(t *testing.T, c interface {
 	}, mcptool.Description("Slow."), mcptool.Task(mcptool.TaskSettings{Wait: -1})); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "replica", Version: "1"}, nil), &mcptool.HTTPOptions{Stateless: true}))
+	hs := httptest.NewServer(reg.Server(&mcp.Implementation{Name: "replica", Version: "1"}, nil).Handler(&mcptool.HTTPOptions{Stateless: true}))
 	t.Cleanup(hs.Close)
 	return hs.URL
 }
