@@ -58,8 +58,8 @@ func connectAuth(tb testing.TB, iss *oauthtest.Issuer) *mcp.ClientSession {
 		hc = &http.Client{Transport: bearerTransport{tok, ts.Client().Transport}}
 	}
 	mux := http.NewServeMux()
-	reg, srv := mcpgenServed()
-	mux.Handle("/mcp", mcptool.NewHTTPHandler(reg, srv, opts))
+	_, srv := mcpgenServed()
+	mux.Handle("/mcp", srv.Handler(opts))
 	ts.Config.Handler = mux
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{
 		Endpoint: resource, HTTPClient: hc, DisableStandaloneSSE: true,

@@ -8,7 +8,7 @@ package bench
 //	                    on the same kind of pipe, the same framing
 //	transport=http      streamable HTTP on loopback (httptest), protocol
 //	                    2026-07-28 (stateless, the client's default):
-//	                    mcpgen's NewHTTPHandler, go-sdk's
+//	                    mcpgen's Server.Handler, go-sdk's
 //	                    NewStreamableHTTPHandler with Stateless set for gosdk
 //	                    and floor (without it go-sdk answers 2026-07-28
 //	                    clients with 2025-11-25), mcp-go's StreamableHTTPServer
@@ -27,8 +27,6 @@ import (
 
 	mgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/mcptool"
 )
 
 var stacks = []string{"floor", "mcpgen", "gosdk", "mcpgo"}
@@ -100,8 +98,8 @@ func connectInMemory(tb testing.TB, stack string, srv *mcp.Server, mgo *mgoserve
 func httpHandlerFor(stack string, era2025 bool) http.Handler {
 	switch stack {
 	case "mcpgen":
-		reg, srv := mcpgenServed()
-		return mcptool.NewHTTPHandler(reg, srv, nil)
+		_, srv := mcpgenServed()
+		return srv.Handler(nil)
 	case "mcpgo":
 		return mgoserver.NewStreamableHTTPServer(mcpgoServer())
 	case "mcpgo-adapter":

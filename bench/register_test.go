@@ -251,7 +251,7 @@ func BenchmarkRegisterLive(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			r := mcptool.NewRegistry(opts...)
-			var srv *mcp.Server
+			var srv *mcptool.Server
 			if live {
 				srv = r.Server(impl, nil)
 			}

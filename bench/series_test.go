@@ -32,7 +32,7 @@ func seriesHandler(tb testing.TB, stack string) http.Handler {
 		if err := mcptool.Add(reg, standalone.SumName, standalone.Sum, mcptool.Description(standalone.SumDescription)); err != nil {
 			tb.Fatal(err)
 		}
-		return mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil), nil)
+		return reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil).Handler(nil)
 	case "gosdk":
 		srv := mcp.NewServer(&mcp.Implementation{Name: "standalone", Version: "1"}, nil)
 		mcp.AddTool(srv, &mcp.Tool{Name: standalone.SumName, Description: standalone.SumDescription},

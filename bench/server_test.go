@@ -93,7 +93,7 @@ var (
 				panic(err)
 			}
 		}
-		return r.Server(impl, nil)
+		return r.Server(impl, nil).Server
 	})
 	listGosdk = sync.OnceValue(func() *mcp.Server {
 		s := mcp.NewServer(impl, &mcp.ServerOptions{SchemaCache: mcp.NewSchemaCache()})

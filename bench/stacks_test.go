@@ -123,11 +123,11 @@ func mcpgenReflectRegistry() *mcptool.Registry {
 
 func mcpgenServer() *mcp.Server {
 	_, srv := mcpgenServed()
-	return srv
+	return srv.Server
 }
 
-// mcpgenServed is mcpgenServer with its registry, for NewHTTPHandler.
-func mcpgenServed() (*mcptool.Registry, *mcp.Server) {
+// mcpgenServed is mcpgenServer with its registry, served by Server.Handler.
+func mcpgenServed() (*mcptool.Registry, *mcptool.Server) {
 	reg := mcpgenRegistry()
 	return reg, reg.Server(impl, nil)
 }

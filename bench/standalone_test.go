@@ -6,7 +6,7 @@ package bench
 // library) keeps standaloneConcurrency tools/call requests of protocol
 // 2026-07-28 in flight until b.N have been answered.
 //
-//	stack=mcpgen  mcptool.Add + Registry.Server + mcptool.NewHTTPHandler
+//	stack=mcpgen  mcptool.Add + Registry.Server + Server.Handler
 //	stack=gosdk   mcp.AddTool + mcp.NewStreamableHTTPHandler (Stateless)
 //
 // ns/op is wall time per request (1e9 / requests per second); req/s is the

@@ -45,7 +45,7 @@ type echoIn struct {
 
 // echoServer serves a registry with the tool twice, "echo" and
 // "echo_task" (a task).
-func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) (*mcptool.Registry, *mcp.Server) {
+func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) (*mcptool.Registry, *mcptool.Server) {
 	tb.Helper()
 	reg := mcptool.NewRegistry(opts...)
 	echo := func(_ context.Context, in echoIn) (string, error) { return in.Text, nil }
@@ -62,7 +62,7 @@ func echoServer(tb testing.TB, opts ...mcptool.RegistryOption) (*mcptool.Registr
 // over streamable HTTP, stdio pipes or go-sdk's in-memory transport.
 func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption) *mcp.ClientSession {
 	tb.Helper()
-	reg, srv := echoServer(tb, opts...)
+	_, srv := echoServer(tb, opts...)
 	c := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1.0.0"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Extensions: map[string]any{mcptool.TasksExtension: map[string]any{}}},
 	})
@@ -84,7 +84,7 @@ func taskSession(tb testing.TB, transport string, opts ...mcptool.RegistryOption
 		tb.Cleanup(func() { ss.Close() })
 		ct = c
 	default:
-		ts := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+		ts := httptest.NewServer(srv.Handler(nil))
 		tb.Cleanup(ts.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}
 	}
@@ -131,7 +131,7 @@ func BenchmarkTask(b *testing.B) {
 // serveStdio connects srv to mcpgen's StdioTransport over two pipes, as
 // between a client and the server process it runs, and returns the
 // client's ends: what the server writes, and where to write to it.
-func serveStdio(tb testing.TB, srv *mcp.Server) (*io.PipeReader, *io.PipeWriter) {
+func serveStdio(tb testing.TB, srv *mcptool.Server) (*io.PipeReader, *io.PipeWriter) {
 	tb.Helper()
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()

@@ -36,7 +36,7 @@ type roundTrip func(method, name, body string) []byte
 func wireSession(tb testing.TB, transport string) roundTrip {
 	tb.Helper()
 	store, _ := storeWith(tb, 10_000)
-	reg, srv := echoServer(tb, mcptool.Tasks(mcptool.TaskSettings{Store: store}))
+	_, srv := echoServer(tb, mcptool.Tasks(mcptool.TaskSettings{Store: store}))
 	if transport == "stdio" {
 		cr, cw := serveStdio(tb, srv)
 		out := bufio.NewReader(cr)
@@ -51,7 +51,7 @@ func wireSession(tb testing.TB, transport string) roundTrip {
 			return line
 		}
 	}
-	ts := httptest.NewServer(mcptool.NewHTTPHandler(reg, srv, nil))
+	ts := httptest.NewServer(srv.Handler(nil))
 	tb.Cleanup(ts.Close)
 	client := ts.Client()
 	return func(method, name, body string) []byte {
