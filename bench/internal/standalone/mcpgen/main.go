@@ -1,5 +1,5 @@
 // Command mcpgen is BenchmarkStandalone's mcpgen server: two tools, added
-// with mcptool.Add, served by Registry.Server and mcptool.NewHTTPHandler on
+// with mcptool.Add, served by Registry.Server and its Handler on
 // loopback (2026-07-28 requests are stateless). It prints its address and
 // start-up heap (standalone.Ready) and serves until killed.
 package main
@@ -24,7 +24,7 @@ func main() {
 	if err := mcptool.Add(reg, standalone.SumName, standalone.Sum, mcptool.Description(standalone.SumDescription)); err != nil {
 		log.Fatal(err)
 	}
-	h := mcptool.NewHTTPHandler(reg, reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil), nil)
+	h := reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil).Handler(nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
