@@ -12,5 +12,7 @@ if ! git diff --quiet -- internal/regtypes internal/gentypes; then
 	echo "bench: go generate changed files (commit them):"; git diff --stat -- internal/regtypes internal/gentypes; exit 1
 fi
 go test -run . -bench . -benchtime=1x -timeout 10m ./...
-# The three-server series, once, briefly: it builds and serves.
+# The three-server series, once, briefly, on each wire: it builds and serves.
 go run ./internal/series -rounds 1 -duration 300ms
+go run ./internal/series -wire session -rounds 1 -duration 300ms
+go run ./internal/series -wire stdio -rounds 1 -duration 300ms -cold 1

@@ -1,31 +1,48 @@
-// Command series measures the three minimal stateless servers of
-// internal/standalone — mcpgen (mcptool.NewHTTPHandler), go-sdk
-// (mcp.NewStreamableHTTPHandler with Stateless) and mcp-go (its own
-// StreamableHTTPServer, stateless) — serving the same calculate_sum tool,
-// each its own process, under closed-loop load on loopback: C workers each
-// send a 2026-07-28 tools/call and wait for its answer, again and again, for
-// the round's duration. Every round runs each concurrency against every
-// server, in an order rotated per round, and starts each server afresh,
-// so drift on the machine spreads over all of them.
+// Command series measures the three minimal servers of
+// internal/standalone — mcpgen, go-sdk and mcp-go, each written as its
+// stack's documentation shows — serving the same calculate_sum tool, each
+// its own process, under closed-loop load, on one wire (-wire):
+//
+//   - stateless (the default): 2026-07-28 streamable HTTP on loopback
+//     (mcptool.Server.Handler; mcp.NewStreamableHTTPHandler with Stateless;
+//     mcp-go's StreamableHTTPServer, stateless). C workers each send a
+//     tools/call and wait for its answer, again and again.
+//   - session: 2025-11-25 streamable HTTP sessions on loopback (the same
+//     mcptool handler, which gives 2025-era clients sessions; go-sdk's
+//     handler with default options; mcp-go's, WithStateful). Each of C
+//     workers opens its own session (initialize, notifications/initialized)
+//     and then sends tools/call after tools/call in it, with Mcp-Session-Id
+//     and Mcp-Protocol-Version, accepting JSON or SSE answers.
+//   - stdio: the series execs the server (Registry.Server.Run with
+//     mcptool.StdioTransport; Server.Run with mcp.StdioTransport;
+//     server.ServeStdio), initializes (2025-11-25) and keeps C calls in flight
+//     over the pipe, each new call written as soon as an answer is read.
+//     Then, with -cold N (default 11), it measures cold starts: exec to the
+//     first tools/list answered, and the live heap at that moment.
+//
+// Every round runs each concurrency against every server, in an order
+// rotated per round, and starts each server afresh, so drift on the
+// machine spreads over all of them. Each load is bounded by -duration
+// (after a warm-up of 20 calls per worker or slot).
 //
 // It prints, per server and concurrency, the medians over the rounds of:
-// requests per second, the 50th and 99th percentile latency, and the
-// server's CPU time per request (user + system, from /proc/PID/stat, 10 ms
-// ticks), then the ratios of mcpgen's to mcp-go's.
+// requests (calls answered) per second, the 50th and 99th percentile
+// latency, and the server's CPU time per request (user + system, from
+// /proc/PID/stat over the load, 10 ms ticks, on every wire alike), then
+// the ratios of mcpgen's to mcp-go's.
 //
-//	go run ./internal/series                       # 5 rounds of 3 s, c=8 and c=32
+//	go run ./internal/series                       # stateless, 5 rounds of 3 s, c=8 and c=32
+//	go run ./internal/series -wire stdio -rounds 3  # stdio, and 11 cold starts
+//	go run ./internal/series -wire session -rounds 3
 //	go run ./internal/series -rounds 1 -duration 300ms   # a smoke run (ci.sh)
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,26 +50,30 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
 var stacks = []string{"mcpgen", "gosdk", "mcpgo"}
 
-const call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate_sum",` +
-	`"arguments":{"a":1,"b":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
-	`"io.modelcontextprotocol/clientInfo":{"name":"series","version":"1.0.0"},` +
-	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
-
-// want is in every answer.
-const want = `"structuredContent":{"sum":3}`
+// wires are the series' wires and how each is measured.
+var wires = map[string]func(bin string, c int, d time.Duration) (result, error){
+	"stateless": measureStateless,
+	"session":   measureSession,
+	"stdio":     measureStdio,
+}
 
 func main() {
+	wire := flag.String("wire", "stateless", "the wire: stateless (2026-07-28 HTTP), session (2025-11-25 HTTP sessions) or stdio")
 	rounds := flag.Int("rounds", 5, "rounds")
 	duration := flag.Duration("duration", 3*time.Second, "load per server, concurrency and round")
 	concs := flag.String("c", "8,32", "concurrencies, comma-separated")
+	cold := flag.Int("cold", 11, "cold starts per server after a stdio series (0: none)")
 	bin := flag.String("bin", "", "directory of the servers' binaries (default: built into a temporary one)")
 	flag.Parse()
+	measure, ok := wires[*wire]
+	if !ok {
+		log.Fatalf("-wire: no wire %q (stateless, session, stdio)", *wire)
+	}
 	var cs []int
 	for f := range strings.SplitSeq(*concs, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
@@ -76,8 +97,8 @@ func main() {
 			log.Fatalf("go build: %v\n%s", err, out)
 		}
 	}
-	fmt.Printf("# %d rounds of %v per server and concurrency; nproc %d; load average at start: %s\n",
-		*rounds, *duration, runtime.NumCPU(), loadavg())
+	fmt.Printf("# wire %s; %d rounds of %v per server and concurrency; nproc %d; load average at start: %s\n",
+		*wire, *rounds, *duration, runtime.NumCPU(), loadavg())
 	results := map[key][]result{}
 	for r := range *rounds {
 		for _, c := range cs {
@@ -107,6 +128,11 @@ func main() {
 		g, m, o := medians(results[key{"mcpgen", c}]), medians(results[key{"mcpgo", c}]), medians(results[key{"gosdk", c}])
 		fmt.Printf("c=%d: mcpgen's req/s %.2fx mcp-go's, %.2fx go-sdk's; CPU per request %.2fx mcp-go's, %.2fx go-sdk's\n",
 			c, g.rate/m.rate, g.rate/o.rate, g.cpu/m.cpu, g.cpu/o.cpu)
+	}
+	if *wire == "stdio" && *cold > 0 {
+		if err := coldStarts(func(s string) string { return filepath.Join(dir, s) }, *cold); err != nil {
+			log.Fatalf("cold start: %v", err)
+		}
 	}
 }
 
@@ -144,113 +170,6 @@ func medians(rs []result) result {
 		p99:  time.Duration(med(func(r result) float64 { return float64(r.p99) })).Round(time.Microsecond),
 		cpu:  med(func(r result) float64 { return r.cpu }),
 	}
-}
-
-// measure starts the server bin, loads it with c workers for d, and stops it.
-func measure(bin string, c int, d time.Duration) (result, error) {
-	cmd := exec.Command(bin)
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return result{}, err
-	}
-	if err := cmd.Start(); err != nil {
-		return result{}, err
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		return result{}, fmt.Errorf("no ready line: %v", err)
-	}
-	url := "http://" + strings.Fields(line)[0] + "/"
-	client := &http.Client{
-		Timeout:   10 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: c, MaxConnsPerHost: c},
-	}
-	defer client.CloseIdleConnections()
-	// Warm the connections and the server.
-	var wg sync.WaitGroup
-	errs := make([]error, c)
-	for w := range c {
-		wg.Go(func() {
-			for range 20 {
-				if _, err := post(client, url); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return result{}, err
-	}
-	pid := cmd.Process.Pid
-	cpu0, err := cpuTime(pid)
-	if err != nil {
-		return result{}, err
-	}
-	lat := make([][]time.Duration, c)
-	start := time.Now()
-	end := start.Add(d)
-	for w := range c {
-		wg.Go(func() {
-			for time.Now().Before(end) {
-				t := time.Now()
-				if _, err := post(client, url); err != nil {
-					errs[w] = err
-					return
-				}
-				lat[w] = append(lat[w], time.Since(t))
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	cpu1, err := cpuTime(pid)
-	if err != nil {
-		return result{}, err
-	}
-	if err := errors.Join(errs...); err != nil {
-		return result{}, err
-	}
-	all := slices.Concat(lat...)
-	if len(all) == 0 {
-		return result{}, errors.New("no request answered")
-	}
-	slices.Sort(all)
-	return result{
-		rate: float64(len(all)) / elapsed.Seconds(),
-		p50:  all[len(all)/2],
-		p99:  all[len(all)*99/100],
-		cpu:  float64(cpu1-cpu0) / float64(time.Microsecond) / float64(len(all)),
-	}, nil
-}
-
-// post sends the call and checks the answer.
-func post(c *http.Client, url string) ([]byte, error) {
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(call))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "calculate_sum")
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK || !bytes.Contains(data, []byte(want)) {
-		return nil, fmt.Errorf("%s: %s", resp.Status, data)
-	}
-	return data, nil
 }
 
 // cpuTime is the CPU time (user + system) process pid has used, from

@@ -1,11 +1,12 @@
 // Package standalone holds what the minimal servers of BenchmarkStandalone
 // and of the three-server series (./series) share: the tools (echo: one
-// string argument; calculate_sum: two numbers; each a structured result)
-// and the line a server prints when it is ready. The servers themselves
-// are the commands in ./mcpgen, ./gosdk and ./mcpgo, each its own binary,
-// so that each process holds on its heap only what its own stack links
-// (package-level state of its dependencies included), as a small server a
-// user deploys does.
+// string argument; calculate_sum: two numbers; each a structured result),
+// the line a server prints when it is ready, the -wire flag that chooses
+// what a server serves (wire.go) and the heap report of a stdio server's
+// cold start. The servers themselves are the commands in ./mcpgen, ./gosdk
+// and ./mcpgo, each its own binary, so that each process holds on its heap
+// only what its own stack links (package-level state of its dependencies
+// included), as a small server a user deploys does.
 package standalone
 
 import (

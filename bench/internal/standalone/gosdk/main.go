@@ -1,8 +1,11 @@
 // Command gosdk is BenchmarkStandalone's go-sdk server, written by hand as
-// go-sdk's documentation shows: two tools added with mcp.AddTool, served by
-// mcp.NewStreamableHTTPHandler with Stateless set (without it go-sdk answers
-// 2026-07-28 clients with 2025-11-25) on loopback. It prints its address and
-// start-up heap (standalone.Ready) and serves until killed.
+// go-sdk's documentation shows: two tools added with mcp.AddTool. With
+// -wire stateless (the default) it serves mcp.NewStreamableHTTPHandler with
+// Stateless set (without it go-sdk answers 2026-07-28 clients with
+// 2025-11-25), with -wire session the same handler with its default
+// options (stateful: sessions, answers as SSE), each on loopback; it prints
+// its address and start-up heap (standalone.Ready) and serves until killed.
+// With -wire stdio it serves mcp.StdioTransport until its input ends.
 package main
 
 import (
@@ -18,6 +21,8 @@ import (
 )
 
 func main() {
+	wire := standalone.Wire()
+	standalone.HeapOnSignal()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "standalone", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: standalone.Name, Description: standalone.Description},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in standalone.In) (*mcp.CallToolResult, standalone.Out, error) {
@@ -29,7 +34,14 @@ func main() {
 			out, err := standalone.Sum(ctx, in)
 			return nil, out, err
 		})
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+	if wire == standalone.Stdio {
+		if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: wire == standalone.Stateless})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)

@@ -1,10 +1,14 @@
 // Command mcpgen is BenchmarkStandalone's mcpgen server: two tools, added
-// with mcptool.Add, served by Registry.Server and its Handler on
-// loopback (2026-07-28 requests are stateless). It prints its address and
-// start-up heap (standalone.Ready) and serves until killed.
+// with mcptool.Add, served by Registry.Server. With -wire stateless (the
+// default) or session it serves mcptool.Server.Handler on loopback, which
+// answers 2026-07-28 requests statelessly and gives 2025-era clients
+// sessions, so both wires are the same handler; it prints its address and
+// start-up heap (standalone.Ready) and serves until killed. With -wire
+// stdio it serves mcptool.StdioTransport until its input ends.
 package main
 
 import (
+	"context"
 	"log"
 	"net"
 	"net/http"
@@ -17,6 +21,8 @@ import (
 )
 
 func main() {
+	wire := standalone.Wire()
+	standalone.HeapOnSignal()
 	reg := mcptool.NewRegistry()
 	if err := mcptool.Add(reg, standalone.Name, standalone.Echo, mcptool.Description(standalone.Description)); err != nil {
 		log.Fatal(err)
@@ -24,7 +30,14 @@ func main() {
 	if err := mcptool.Add(reg, standalone.SumName, standalone.Sum, mcptool.Description(standalone.SumDescription)); err != nil {
 		log.Fatal(err)
 	}
-	h := reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil).Handler(nil)
+	srv := reg.Server(&mcp.Implementation{Name: "standalone", Version: "1"}, nil)
+	if wire == standalone.Stdio {
+		if err := srv.Run(context.Background(), &mcptool.StdioTransport{}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	h := srv.Handler(nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)

@@ -1,8 +1,11 @@
 // Command mcpgo is the three-server series' mark3labs/mcp-go server, written
 // as mcp-go's documentation shows: the two tools added with typed input and
-// output schemas and NewStructuredToolHandler, served by mcp-go's own
-// StreamableHTTPServer, stateless, on loopback. It prints its address and
-// start-up heap (standalone.Ready) and serves until killed.
+// output schemas and NewStructuredToolHandler. With -wire stateless (the
+// default) it serves mcp-go's own StreamableHTTPServer, stateless, with
+// -wire session the same server stateful (WithStateful: sessions it keeps
+// and checks), each on loopback; it prints its address and start-up heap
+// (standalone.Ready) and serves until killed. With -wire stdio it serves
+// server.ServeStdio until its input ends.
 package main
 
 import (
@@ -19,6 +22,8 @@ import (
 )
 
 func main() {
+	wire := standalone.Wire()
+	standalone.HeapOnSignal()
 	srv := server.NewMCPServer("standalone", "1", server.WithToolCapabilities(true))
 	srv.AddTool(mcp.NewTool(standalone.Name, mcp.WithDescription(standalone.Description),
 		mcp.WithInputSchema[standalone.In](), mcp.WithOutputSchema[standalone.Out]()),
@@ -30,7 +35,17 @@ func main() {
 		mcp.NewStructuredToolHandler(func(ctx context.Context, _ mcp.CallToolRequest, in standalone.SumIn) (standalone.SumOut, error) {
 			return standalone.Sum(ctx, in)
 		}))
-	h := server.NewStreamableHTTPServer(srv, server.WithStateLess(true))
+	if wire == standalone.Stdio {
+		if err := server.ServeStdio(srv); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	opt := server.WithStateLess(true)
+	if wire == standalone.Session {
+		opt = server.WithStateful(true)
+	}
+	h := server.NewStreamableHTTPServer(srv, opt)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
