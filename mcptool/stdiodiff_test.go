@@ -511,6 +511,7 @@ func TestStdioDifferentialDiffers(t *testing.T) {
 		step         stdioStep
 		own, ref     []string
 		cleanup      *stdioStep // played on both after step, not compared
+		refMay       string     // a line of go-sdk's holding this may or may not be written (a race of its own)
 	}{
 		{name: "invalid JSON", clause: "JSON-RPC 2.0 section 5.1 (-32700 Parse error), section 5 (id Null when undetectable)",
 			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":1,"method":"ping"`, ping}, until: `"after"`},
@@ -620,9 +621,10 @@ func TestStdioDifferentialDiffers(t *testing.T) {
 			own:  []string{`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"<task>","status":"working","statusMessage":"The operation is now in progress.","createdAt":"<time>","lastUpdatedAt":"<time>","ttl":60000,"pollInterval":500}}}`},
 			ref:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Task augmentation required for tools/call requests: tool \"job\" runs only as a task (execution.taskSupport is required): call it with params.task"}}`}},
 		{name: "end of input with a call in flight", version: "2025-11-25", capabilities: `{"elicitation":{}}`, clause: "MCP 2025-11-25 basic/lifecycle, Shutdown, stdio (the client closes the server's input and waits for it to exit)",
-			step: stdioStep{send: []string{stdioCallLine("1", "ask", `{}`)}, closeOnRequest: true},
-			own:  []string{`{"jsonrpc":"2.0","id":"<sid>","method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"properties":{"name":{"type":"string"}},"type":"object"}}}`, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"internal error (ref <ref>)"}],"isError":true}}`, "<end>"},
-			ref:  []string{`{"jsonrpc":"2.0","id":"<sid>","method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"properties":{"name":{"type":"string"}},"type":"object"}}}`, "<end>"}},
+			step:   stdioStep{send: []string{stdioCallLine("1", "ask", `{}`)}, closeOnRequest: true},
+			refMay: `"method":"notifications/cancelled"`, // go-sdk cancelling its elicitation, if it gets to write it before the end
+			own:    []string{`{"jsonrpc":"2.0","id":"<sid>","method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"properties":{"name":{"type":"string"}},"type":"object"}}}`, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"internal error (ref <ref>)"}],"isError":true}}`, "<end>"},
+			ref:    []string{`{"jsonrpc":"2.0","id":"<sid>","method":"elicitation/create","params":{"mode":"form","message":"Your name?","requestedSchema":{"properties":{"name":{"type":"string"}},"type":"object"}}}`, "<end>"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -636,6 +638,9 @@ func TestStdioDifferentialDiffers(t *testing.T) {
 			o, r := own.run(c.step), ref.run(c.step)
 			t.Logf("%s\nown: %q\nref: %q", c.clause, o, r)
 			assert.Equal(t, c.own, o, "mcpgen's answer")
+			if c.refMay != "" {
+				r = slices.DeleteFunc(r, func(l string) bool { return strings.Contains(l, c.refMay) })
+			}
 			assert.Equal(t, c.ref, r, "go-sdk's answer")
 			if c.cleanup != nil {
 				own.run(*c.cleanup)
