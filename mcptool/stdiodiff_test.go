@@ -612,7 +612,7 @@ func TestStdioDifferentialDiffers(t *testing.T) {
 			}},
 			own: []string{elicit, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no elicitation here"}}`},
 			ref: []string{elicit, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: \"tools/call\""}}`}},
-		{name: "tasks/result on an extension session", version: "2025-11-25", capabilities: `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, clause: "JSON-RPC 2.0 section 5.1 (-32601: the method is not available); MCP 2025-11-25 basic/utilities/tasks (tasks/result is the core tasks'): the -32601 keeps mcpgen's message",
+		{name: "tasks-result on an extension session", version: "2025-11-25", capabilities: `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, clause: "JSON-RPC 2.0 section 5.1 (-32601: the method is not available); MCP 2025-11-25 basic/utilities/tasks (tasks/result is the core tasks'): the -32601 keeps mcpgen's message",
 			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"nope"}}`}, until: "1"},
 			own:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"tasks/result belongs to the 2025-11-25 tasks; this session uses the tasks extension"}}`},
 			ref:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: \"tasks/result\""}}`}},
