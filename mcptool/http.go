@@ -302,19 +302,28 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 		}
 	}
 	h.mu.Unlock()
-	if s == nil || !h.serveOwnSession(w, r, s, id, b) {
-		h.stateful.ServeHTTP(w, r)
-	}
 	if s == nil {
+		h.stateful.ServeHTTP(w, r)
 		return
 	}
-	h.mu.Lock()
-	s.active--
-	s.last = time.Now()
-	if s.active == 0 && s.idle != nil && !s.evict {
-		s.idle.Reset(h.o.sessionTimeout)
+	served := false
+	done := func() { // the request is answered: the session is idle again
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if served {
+			return
+		}
+		served = true
+		s.active--
+		s.last = time.Now()
+		if s.active == 0 && s.idle != nil && !s.evict {
+			s.idle.Reset(h.o.sessionTimeout)
+		}
 	}
-	h.mu.Unlock()
+	if !h.serveOwnSession(w, r, s, id, b, done) {
+		h.stateful.ServeHTTP(w, r)
+	}
+	done()
 	if r.Context().Err() != nil && calls && h.reg != nil {
 		// The client went away before its calls were answered: cancel the
 		// ones still running, found by the request go-sdk handed them.

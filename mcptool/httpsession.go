@@ -71,8 +71,11 @@ func (o *sessionOwn) end() {
 }
 
 // serveOwnSession answers r, a POST on session id whose scanned body is b,
-// when the dispatcher owns it; it reports whether it did.
-func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s *sessionUse, id string, b *wire.Body) bool {
+// when the dispatcher owns it; it reports whether it did. It calls done
+// once the call is answered, before the response is written: from then on
+// the session is idle (a client that reads the answer and goes on finds
+// it so).
+func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s *sessionUse, id string, b *wire.Body, done func()) bool {
 	if h.modern == nil || b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth || !h.ownsSessionPOST(r, s) {
 		return false
 	}
@@ -131,7 +134,9 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 		http.Error(w, fmt.Sprintf("storing stream: %v", err), http.StatusInternalServerError)
 		return true
 	}
+	defer st.close()
 	res, err := h.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req)
+	done()
 	st.reply(ctx, rid, res, err)
 	return true
 }
@@ -262,7 +267,13 @@ type sessionStream struct {
 	idx      int
 	done     bool
 	encoders *sync.Pool // of *encoder
+	prime    *time.Timer // flushes the priming event unless an event does first
 }
+
+// primeDelay is how long the priming event may wait to be flushed with the
+// stream's first message: a call answered sooner costs one write to the
+// connection, not two.
+const primeDelay = 20 * time.Millisecond
 
 // open writes go-sdk's headers and, from 2025-11-25 on, the priming event.
 func (s *sessionStream) open(ctx context.Context, version string) error {
@@ -276,13 +287,39 @@ func (s *sessionStream) open(ctx context.Context, version string) error {
 			return err
 		}
 		s.idx++
-		s.write("prime", nil)
+		s.event("prime", nil)
+		s.prime = time.AfterFunc(primeDelay, func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !s.done {
+				flush(s.w)
+			}
+		})
 	}
 	return nil
 }
 
-// write writes one event; s.mu is held or s not yet shared.
+// write writes one event and flushes the stream; s.mu is held.
 func (s *sessionStream) write(name string, data []byte) {
+	if s.prime != nil {
+		s.prime.Stop()
+		s.prime = nil
+	}
+	s.event(name, data)
+	flush(s.w)
+}
+
+// flush sends what w holds to the client.
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+		return
+	}
+	_ = http.NewResponseController(w).Flush()
+}
+
+// event writes one event, unflushed; s.mu is held or s not yet shared.
+func (s *sessionStream) event(name string, data []byte) {
 	e := s.encoders.Get().(*encoder)
 	defer e.put(s.encoders)
 	e.buf.WriteString("event: ")
@@ -295,7 +332,6 @@ func (s *sessionStream) write(name string, data []byte) {
 	e.buf.Write(data)
 	e.buf.WriteString("\n\n")
 	_, _ = s.w.Write(e.buf.Bytes())
-	_ = http.NewResponseController(s.w).Flush()
 }
 
 // send stores data, a message, and writes it as the stream's next event.
@@ -319,6 +355,18 @@ func (s *sessionStream) send(ctx context.Context, data []byte, last bool) error 
 	s.idx++
 	s.write("message", data)
 	return nil
+}
+
+// close ends the stream when its HTTP response ends: nothing is written
+// on it any more, the priming event's timer included.
+func (s *sessionStream) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	if s.prime != nil {
+		s.prime.Stop()
+		s.prime = nil
+	}
 }
 
 // reply writes the response to id.
@@ -416,4 +464,3 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 // jsonrpcRejected is the error of a request that could not be sent.
 var jsonrpcRejected = errors.New("rejected")
 
-var _ = time.Second
