@@ -266,7 +266,7 @@ type sessionStream struct {
 	id       string
 	idx      int
 	done     bool
-	encoders *sync.Pool // of *encoder
+	encoders *sync.Pool  // of *encoder
 	prime    *time.Timer // flushes the priming event unless an event does first
 }
 
@@ -463,4 +463,3 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 
 // jsonrpcRejected is the error of a request that could not be sent.
 var jsonrpcRejected = errors.New("rejected")
-
