@@ -17,7 +17,8 @@
 // MCPGEN_SEARCH_URL as defaults of the URL flags.
 //
 // What needs a heavy module is in cmd/mcpgen-demo/full, so that the first
-// run compiles about half as much: Redis (-redis), OAuth (-auth-issuer,
+// run compiles about a third as much (bench/README.md): SQLite (the notes,
+// create_record, -tasks-db), Redis (-redis), OAuth (-auth-issuer,
 // -auth-audience, -auth-dpop, -list-all-tools, the issuer subcommand) and
 // the protobuf library's tools (library/).
 //

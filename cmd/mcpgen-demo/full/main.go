@@ -1,13 +1,15 @@
 // Command full is mcpgen's demo MCP server (cmd/mcpgen-demo) with every
 // feature, including those that need heavy modules, which the demo command
-// leaves out so that its first run compiles about half as much:
+// leaves out so that its first run compiles about a third as much (bench/README.md):
 //
+//   - the notes (search_pages, get_page, delete_page), create_record and
+//     -tasks-db FILE: SQLite (modernc.org/sqlite, adapters/sqlite)
 //   - -redis URL: replicas share their state in Redis (adapters/redis; docs/deploy.md)
 //   - -auth-issuer URL, -auth-audience URI, -auth-dpop, -list-all-tools: an
 //     OAuth resource server (adapters/oauth; docs/auth.md)
 //   - the issuer subcommand: a development OAuth issuer on loopback
 //   - the protobuf library's tools, library_search_books, library_lend_book
-//     and library_return_book (cmd/mcpgen-demo/library; docs/protobuf.md)
+//     and library_return_book (cmd/mcpgen-demo/library, served by adapters/protobuf)
 //
 // Usage:
 //

@@ -158,7 +158,11 @@ func parseFlags(f Features, args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.verbose, "v", false, "log every session go-sdk opens and closes (three lines per stateless request); by default only its warnings and errors")
 	fs.StringVar(&cfg.toolset, "toolset", "demo", "which tools to serve: demo or conformance")
 	fs.BoolVar(&cfg.discovery, "discovery", false, "discovery mode: tools/list lists search_tools, call_tool and call_write_tool, which find and call the other tools (docs/discovery.md)")
-	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools, demo.db for records and notes; created and seeded on first run (default: "+displayDataDir()+")")
+	db := ""
+	if f.SQLite != nil {
+		db = ", demo.db for records and notes"
+	}
+	fs.StringVar(&cfg.dataDir, "data", "", "the demo's data `DIR`: files/ for the file tools"+db+"; created and seeded on first run (default: "+displayDataDir()+")")
 	fs.DurationVar(&cfg.taskLease, "task-lease", 0, "how long a running task stays this process's without a renewal (it renews every third of it): a replica that dies leaves its tasks working that long, then they read failed (default 30s)")
 	if f.TaskStore != nil {
 		fs.StringVar(&cfg.tasksDB, "tasks-db", "", "the SQLite `FILE` that keeps tasks (long calls the client polls), so they survive restarts (default: tasks.db in the data directory; in memory for -toolset conformance; with -redis: in Redis)")
