@@ -444,7 +444,7 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 	}
 	if err := s.send(ctx, data, false); err != nil {
 		forget()
-		return nil, fmt.Errorf("%w: %v", jsonrpcRejected, err)
+		return nil, fmt.Errorf("%w: %v", errRejected, err)
 	}
 	select {
 	case <-ctx.Done():
@@ -461,5 +461,5 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 	}
 }
 
-// jsonrpcRejected is the error of a request that could not be sent.
-var jsonrpcRejected = errors.New("rejected")
+// errRejected is the error of a request that could not be sent.
+var errRejected = errors.New("rejected")
