@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the 2025-era sessions this wire serves.
+
 package mcptool
 
 import (
