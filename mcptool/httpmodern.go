@@ -160,10 +160,8 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	if hd.Get("Mcp-Session-Id") != "" || len(hd.Values("Last-Event-Id")) > 0 || hd.Get("Mcp-Method") != msg.Method {
 		return nil, false
 	}
-	if ct := hd.Get("Content-Type"); ct != "application/json" { // the common case, without parsing
-		if ct, _, err := mime.ParseMediaType(ct); err != nil || ct != "application/json" {
-			return nil, false
-		}
+	if !jsonContent(hd) {
+		return nil, false
 	}
 	if !acceptsBoth(hd.Values("Accept")) {
 		return nil, false
@@ -229,6 +227,17 @@ func jsonStringIs(raw json.RawMessage, s string) bool {
 // sdkMaxDepth is the nesting go-sdk v1.8.0 refuses a body beyond, as
 // malformed (its internal/json's defaultMaxDepth).
 const sdkMaxDepth = 1000
+
+// jsonContent reports whether a request's Content-Type is JSON, as
+// go-sdk's handler requires of a POST.
+func jsonContent(hd http.Header) bool {
+	ct := hd.Get("Content-Type")
+	if ct == "application/json" {
+		return true // the common case, without parsing
+	}
+	ct, _, err := mime.ParseMediaType(ct)
+	return err == nil && ct == "application/json"
+}
 
 // acceptsBoth reports whether an Accept header takes both JSON and SSE, as
 // go-sdk's handler requires.

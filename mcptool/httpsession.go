@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,7 +155,7 @@ func (h *httpHandler) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
 	if v := hd.Get("Mcp-Protocol-Version"); v != "" && (v >= modernVersion || !slices.Contains(h.modern.d.versions, v)) {
 		return false
 	}
-	if ct := hd.Get("Content-Type"); ct != "application/json" && baseMediaType(ct) != "application/json" {
+	if !jsonContent(hd) {
 		return false
 	}
 	if !acceptsBoth(hd.Values("Accept")) {
@@ -167,34 +168,6 @@ func (h *httpHandler) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
 		}
 	}
 	return true
-}
-
-// baseMediaType is a media type without its parameters, lower case, as
-// go-sdk compares Content-Type.
-func baseMediaType(v string) string {
-	for i := 0; i < len(v); i++ {
-		if v[i] == ';' {
-			v = v[:i]
-			break
-		}
-	}
-	return toLowerTrim(v)
-}
-
-func toLowerTrim(v string) string {
-	b := []byte(v)
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // writeJSONRPCError writes err as go-sdk's handler writes an error it
@@ -400,7 +373,7 @@ func onStream(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		result := answerTypes[method]
 		if result == nil {
-			if len(method) < len("notifications/") || method[:len("notifications/")] != "notifications/" {
+			if !strings.HasPrefix(method, "notifications/") {
 				return next(ctx, method, req) // a request this wire does not know
 			}
 			data, err := jsonrpc.EncodeMessage(&jsonrpc.Request{Method: method, Params: params})
