@@ -276,12 +276,17 @@ func (s *sessionStream) open(ctx context.Context, version string) error {
 
 // write writes one event and flushes the stream; s.mu is held.
 func (s *sessionStream) write(name string, data []byte) {
+	s.stopPrime()
+	s.event(name, data)
+	flush(s.w)
+}
+
+// stopPrime stops the timer that flushes the priming event; s.mu is held.
+func (s *sessionStream) stopPrime() {
 	if s.prime != nil {
 		s.prime.Stop()
 		s.prime = nil
 	}
-	s.event(name, data)
-	flush(s.w)
 }
 
 // flush sends what w holds to the client.
@@ -328,6 +333,15 @@ func (s *sessionStream) send(ctx context.Context, data []byte, last bool) error 
 		return err
 	}
 	s.idx++
+	if last {
+		// The answer ends the response: net/http sends it with whatever
+		// is still buffered when the handler returns, in one write
+		// (with a Content-Length when it is small) instead of a flush
+		// and then the closing chunk.
+		s.stopPrime()
+		s.event("message", data)
+		return nil
+	}
 	s.write("message", data)
 	return nil
 }
@@ -338,10 +352,7 @@ func (s *sessionStream) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done = true
-	if s.prime != nil {
-		s.prime.Stop()
-		s.prime = nil
-	}
+	s.stopPrime()
 }
 
 // reply writes the response to id.
