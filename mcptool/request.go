@@ -75,8 +75,8 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 		}
 		return &mcp.ListToolsRequest{Session: ss, Params: p, Extra: extra}, id, true
 	}
-	if msg.Params == nil {
-		return nil, id, false // go-sdk's "missing params"
+	if msg.Params == nil && msg.Method != methodTasksList {
+		return nil, id, false // go-sdk's "missing params"; tasks/list may have none
 	}
 	if msg.Method != "tools/call" {
 		p := &taskParams{}

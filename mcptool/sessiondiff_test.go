@@ -84,6 +84,10 @@ func sessionRegistry(t *testing.T) (*Registry, *sessionTools) {
 			return "not cancelled", nil
 		}
 	}, Description("Blocks until cancelled.")))
+	require.NoError(t, reg.Add("wait", func(ctx context.Context) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, Description("Waits, as a task, until cancelled."), Task()))
 	require.NoError(t, reg.Add("sample", func(ctx context.Context) (string, error) {
 		res, err := Sample(ctx, "s", &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "hello?"}}}})
 		if err != nil {
@@ -151,7 +155,7 @@ func (s *sessionSide) answerOf(resp *http.Response, raw string) diffAnswer {
 	if resp.Header.Get("Mcp-Session-Id") != "" {
 		a.Headers["Mcp-Session-Id"] = "<session>"
 	}
-	a.Body = s.mask(raw)
+	a.Body = sortedTasks(s.mask(raw))
 	return a
 }
 
@@ -477,6 +481,7 @@ func sessionCases() []sessionCase {
 		{"task extension", sessionTask(extensionCaps, sessionCall("8", "job", `{}`), taskIDOf)},
 		{"task param", sessionTask(noCaps, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}`, taskIDOf)},
 		{"tasks/list core", opened(v1125, noCaps, `{"jsonrpc":"2.0","id":9,"method":"tasks/list"}`)},
+		{"core tasks", coreTasks},
 		{"tasks/get without capability", opened(v1125, noCaps, `{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"taskId":"nope"}}`)},
 		{"tasks/cancel unknown", opened(v1125, extensionCaps, `{"jsonrpc":"2.0","id":9,"method":"tasks/cancel","params":{"taskId":"nope"}}`)},
 		{"unknown method", opened(v1125, noCaps, `{"jsonrpc":"2.0","id":1,"method":"foo/bar","params":{}}`)},
@@ -558,6 +563,17 @@ func sessionCases() []sessionCase {
 		{"list_changed on the standalone stream", listChanged},
 		{"GET replay", replay},
 		{"cancelled in flight", cancelInFlight},
+		{"cancelled in flight, fractional id", cancelWith(`11.0`)},
+		{"cancelled in flight twice", cancelWith(`11`, `11`)},
+		{"cancelled in flight, other id type first", cancelWith(`"11"`, `11`)},
+		{"cancelled in flight 2025-03-26", func(s *sessionSide, tools *sessionTools) []diffAnswer {
+			out := s.open(v0326, noCaps)
+			st := s.stream(sessionCall("11", "block", `{"tag":"c"}`))
+			waitTool(s.t, tools.started, "c")
+			out = append(out, s.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11}}`))
+			waitTool(s.t, tools.cancelled, "c")
+			return append(out, s.end(st), s.post(add1))
+		}},
 		{"duplicate id in flight", duplicateInFlight},
 		{"DELETE in flight", deleteInFlight},
 	}
@@ -651,6 +667,70 @@ func cancelInFlight(s *sessionSide, tools *sessionTools) []diffAnswer {
 	return append(out, s.end(st), s.post(add1))
 }
 
+// cancelWith cancels a blocking call with a notifications/cancelled for
+// each requestId of ids, in one POST each.
+func cancelWith(ids ...string) func(*sessionSide, *sessionTools) []diffAnswer {
+	return func(s *sessionSide, tools *sessionTools) []diffAnswer {
+		out := s.open("2025-11-25", "{}")
+		st := s.stream(sessionCall("11", "block", `{"tag":"c"}`))
+		waitTool(s.t, tools.started, "c")
+		for _, id := range ids {
+			out = append(out, s.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`))
+		}
+		waitTool(s.t, tools.cancelled, "c")
+		return append(out, s.end(st), s.post(add1))
+	}
+}
+
+// coreTasks plays the core tasks of 2025-11-25 (basic/utilities/tasks) on
+// a session that did not declare the extension: a task asked for with
+// params.task, read with tasks/get until done, its result, the list, a
+// cancel of a finished and of a working task, and the refusals.
+func coreTasks(s *sessionSide, _ *sessionTools) []diffAnswer {
+	out := s.open("2025-11-25", "{}")
+	call := func(id, name, task string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":{},"task":` + task + `}}`
+	}
+	req := func(id, method, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`
+	}
+	created, raw := s.do(http.MethodPost, nil, call("1", "job", `{"ttl":60000}`))
+	out = append(out, created)
+	id := taskIDOf(raw)
+	require.NotEmpty(s.t, id, raw)
+	of := `{"taskId":"` + id + `"}`
+	var got diffAnswer
+	for range 500 {
+		if got, _ = s.do(http.MethodPost, nil, req("2", "tasks/get", of)); strings.Contains(got.Body, `"completed"`) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out = append(out, got,
+		s.post(req("3", "tasks/result", of)),
+		s.post(req("4", "tasks/cancel", of)),
+		s.post(call("5", "add", `{}`)),
+		s.post(call("6", "job", `5`)),
+		s.post(call("7", "job", `{"ttl":-1}`)),
+		s.post(req("8", "tasks/get", `{"taskId":5}`)),
+		s.post(`{"jsonrpc":"2.0","id":8,"method":"tasks/get"}`))
+	waiting, raw := s.do(http.MethodPost, nil, call("9", "wait", `{}`))
+	id = taskIDOf(raw)
+	require.NotEmpty(s.t, id, raw)
+	of = `{"taskId":"` + id + `"}`
+	out = append(out, waiting,
+		s.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`), // a task's call: the task goes on
+		s.post(req("10", "tasks/get", of)),
+		s.post(req("11", "tasks/cancel", of)),
+		s.post(req("12", "tasks/get", of)),
+		s.post(req("13", "tasks/result", of)),
+		s.post(`{"jsonrpc":"2.0","id":14,"method":"tasks/list"}`),
+		s.post(req("15", "tasks/list", `{}`)),
+		s.post(req("16", "tasks/list", `null`)),
+		s.post(req("17", "tasks/list", `{"cursor":"!!"}`)))
+	return out
+}
+
 const add1 = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`
 
 // duplicateInFlight sends a call whose id is that of a call in flight on
@@ -676,12 +756,18 @@ func deleteInFlight(s *sessionSide, tools *sessionTools) []diffAnswer {
 	return append(out, del, s.end(st), s.post(add1))
 }
 
-// The intended differences of the session wire. A client's error answer
-// to a request the server sent mid-call (here roots/list with -32601) is
-// what the call's error carries: go-sdk's jsonrpc2 rewrites any -32601 a
-// handler returns into "method not found" naming the request being served
-// (tools/call, which exists); JSON-RPC 2.0, section 5.1, reserves -32601
-// for a method that does not exist, so mcpgen keeps the client's message.
+// The intended differences of the session wire, each a -32601 whose
+// message mcpgen keeps: go-sdk's jsonrpc2 rewrites any -32601 a handler
+// returns into "method not found" naming the request being served, and
+// JSON-RPC 2.0, section 5.1, reserves -32601 for a method that does not
+// exist (or is not available).
+//
+//   - A client's error answer to a request the server sent mid-call (here
+//     roots/list with -32601) is what the call's error carries (go-sdk
+//     names tools/call, which exists).
+//   - tasks/list on a session of the tasks extension (MCP 2025-11-25
+//     basic/utilities/tasks: tasks/list is the core tasks'), with params
+//     or without, says why it is not there.
 func TestSessionDifferentialDiffers(t *testing.T) {
 	reg, tools := sessionRegistry(t)
 	own, ref := sessionServers(t, reg, &HTTPOptions{MaxRequestBodyBytes: 1 << 16})
@@ -693,6 +779,16 @@ func TestSessionDifferentialDiffers(t *testing.T) {
 	assert.True(t, strings.HasSuffix(last, `data: {"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no roots"}}`+"\n\n"), last)
 	assert.Contains(t, want[len(want)-1].Body, `"message":"method not found: \"tools/call\""`)
 	assert.Equal(t, want[:3], got[:3])
+
+	for _, params := range []string{``, `,"params":{}`, `,"params":null`} {
+		list := opened("2025-11-25", extensionCaps, `{"jsonrpc":"2.0","id":9,"method":"tasks/list"`+params+`}`)
+		got := list(&sessionSide{t: t, url: own.URL, client: own.Client()}, tools)
+		want := list(&sessionSide{t: t, url: ref.URL, client: ref.Client()}, tools)
+		require.Len(t, got, 3)
+		assert.Equal(t, want[:2], got[:2])
+		assert.True(t, strings.HasSuffix(got[2].Body, `data: {"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"tasks/list belongs to the 2025-11-25 tasks; this session uses the tasks extension"}}`+"\n\n"), "params %q: %s", params, got[2].Body)
+		assert.Contains(t, want[2].Body, `"error":{"code":-32601,"message":"method not found: \"tasks/list\""}`, "params %q", params)
+	}
 }
 
 func TestSessionDifferential(t *testing.T) {

@@ -2,6 +2,7 @@ package mcptool
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -23,7 +24,9 @@ import (
 // StdioTransport (own), and to an identical server (a second registry with
 // the same tools, the same options: no cross-talk of tasks or log levels)
 // served on go-sdk's own newline transport, mcp.IOTransport (ref), where
-// go-sdk's session serves every request through the registry's middleware.
+// go-sdk's session serves every request through the registry's middleware,
+// each line given the lift StdioTransport gives the lines it hands go-sdk
+// (liftedLines: the 2025-11-25 task param, which go-sdk would drop).
 // Only the wire differs. Every line each writes is compared in order, byte
 // for byte once what is random by design is masked (diffMasks: task IDs,
 // times, error references; the id of a request the server sends the
@@ -32,8 +35,9 @@ import (
 // any order", section 6). One request is in flight at a time, or the step
 // waits for a notification before it goes on, so the order is
 // deterministic. Sessions are played at 2025-11-25 (with the tasks
-// extension, and without: the core tasks), 2025-06-18, 2025-03-26 and
-// 2024-11-05 (the last two with batches).
+// extension, and without: the core tasks, a task's whole life), 2025-06-18,
+// 2025-03-26 and 2024-11-05 (the last two with batches); each has
+// subscriptions/listen and notifications/cancelled of running calls.
 //
 // Intended differences, each a case of TestStdioDifferentialDiffers with
 // the clause that allows it, asserting mcpgen's exact answer and pinning
@@ -78,11 +82,13 @@ import (
 //     why it is not there (JSON-RPC 2.0 section 5.1: -32601 is for a
 //     method that does not exist). go-sdk's jsonrpc2 rewrites every
 //     -32601 a handler returns into "method not found" naming the request
-//     being served (tools/call, which exists). TestSessionDifferential-
+//     being served (tools/call, which exists); so do tasks/list (with
+//     params or without) on such a session. TestSessionDifferential-
 //     Differs lists the same for the session wire.
-//   - A 2025-11-25 tools/call with params.task (MCP 2025-11-25
-//     basic/utilities/tasks, "Creating Tasks"): mcpgen answers with a
-//     task; go-sdk decodes params into a fixed struct that drops "task".
+//   - A subscriptions/listen naming notifications.taskIds (the tasks
+//     extension, SEP-2663): mcpgen serves the named tasks' notifications
+//     (or, to a client without the extension, -32021); go-sdk drops
+//     taskIds and acknowledges an empty listen.
 //   - End of input with a call in flight (MCP 2025-11-25 basic/lifecycle,
 //     "Shutdown", stdio: the client closes the server's input, then waits
 //     for it to exit): mcpgen still answers the call, failing the server's
@@ -114,9 +120,11 @@ func startStdioEnd(t *testing.T, srv stdioRunner, own bool) *stdioEnd {
 	outR, outW := io.Pipe()
 	done := make(chan struct{})
 	e := &stdioEnd{t: t, in: inW, lines: make(chan string, 64), stop: cancel, done: done}
-	var tr mcp.Transport = &mcp.IOTransport{Reader: inR, Writer: outW}
+	var tr mcp.Transport
 	if own {
 		tr = &StdioTransport{Reader: inR, Writer: outW, Logger: slog.New(slog.DiscardHandler)}
+	} else {
+		tr = &mcp.IOTransport{Reader: liftedLines(t, inR), Writer: outW}
 	}
 	go func() {
 		defer close(done)
@@ -153,6 +161,38 @@ func startStdioEnd(t *testing.T, srv stdioRunner, own bool) *stdioEnd {
 		}
 	})
 	return e
+}
+
+// liftedLines is r with the 2025-11-25 task param of each tools/call line
+// lifted into _meta (liftTaskParam), as StdioTransport hands go-sdk the
+// lines it does not answer itself: go-sdk v1.8.0 would drop the param
+// (pinned by sdkpatch's TestGoSDKDropsWhatTransportsCarry), and the core
+// tasks could not be compared.
+func liftedLines(t *testing.T, r io.ReadCloser) io.ReadCloser {
+	pr, pw := io.Pipe()
+	t.Cleanup(func() { _ = pr.Close() })
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 {
+				body, nl := bytes.CutSuffix(line, []byte("\n"))
+				out := liftTaskParam(body)
+				if nl {
+					out = append(out[:len(out):len(out)], '\n')
+				}
+				if _, werr := pw.Write(out); werr != nil {
+					_ = r.Close() // go-sdk closed its reader: so is the client's end
+					return
+				}
+			}
+			if err != nil {
+				_ = pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
 }
 
 // write sends one line; a server that no longer reads fails it.
@@ -288,7 +328,7 @@ func (e *stdioEnd) run(step stdioStep) []string {
 			}
 		}
 		for i := range out {
-			out[i] = stdioMask(out[i])
+			out[i] = sortedTasks(stdioMask(out[i]))
 		}
 		return out
 	}
@@ -310,6 +350,22 @@ func sortedBatch(line string) string {
 	return "[" + strings.Join(texts, ",") + "]"
 }
 
+// sortedTasks orders the tasks of a masked tasks/list answer by their
+// text: the store lists them by ID, which is random by design.
+func sortedTasks(line string) string {
+	head, rest, ok := strings.Cut(line, `"tasks":[{`)
+	if !ok {
+		return line
+	}
+	list, tail, ok := strings.Cut(rest, `}]`)
+	if !ok {
+		return line
+	}
+	tasks := strings.Split(list, `},{`)
+	slices.Sort(tasks)
+	return head + `"tasks":[{` + strings.Join(tasks, `},{`) + `}]` + tail
+}
+
 // sameID reports whether the id of a response is the JSON text want, as
 // JSON values: the server may escape a string id or round a number its own
 // way.
@@ -328,6 +384,10 @@ func stdioDiffServer(t *testing.T) stdioRunner {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, Description("Blocks until cancelled.")))
+	require.NoError(t, reg.Add("wait", func(ctx context.Context) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, Description("Waits, as a task, until cancelled."), Task()))
 	return reg.Server(&mcp.Implementation{Name: "diff", Version: "1"}, nil)
 }
 
@@ -414,7 +474,6 @@ func stdioSession(version, capabilities string) []stdioStep {
 		{name: "tasks/cancel done", send: []string{`{"jsonrpc":"2.0","id":14,"method":"tasks/cancel","params":{"taskId":"{{task}}"}}`}, until: "14"},
 		{name: "tasks/get unknown", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/get","params":{"taskId":"nope"}}`}, until: "15"},
 		{name: "tasks/cancel unknown", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/cancel","params":{"taskId":"nope"}}`}, until: "15"},
-		{name: "tasks/list", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/list"}`}, until: "15"},
 		{name: "cancelled in flight", send: []string{blockCall("16")}, then: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":16,"reason":"enough"}}`, until: "16"},
 		{name: "cancelled in flight, string id", send: []string{blockCall(`"b"`)}, then: `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`, until: `"b"`},
 		{name: "cancelled unknown id", send: []string{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`, stdioPing(`"sync"`)}, until: `"sync"`},
@@ -430,9 +489,59 @@ func stdioSession(version, capabilities string) []stdioStep {
 		{name: "blank lines", send: []string{"", "   ", stdioPing(`"blank"`)}, until: `"blank"`},
 		{name: "after all", send: []string{stdioCallLine("19", "add", `{"a":2,"b":2}`)}, until: "19"},
 	}
+	listen := func(id, params string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"subscriptions/listen","params":` + params + `}`
+	}
+	cancelled := func(id string) string {
+		return `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `}}`
+	}
+	steps = append(steps,
+		stdioStep{name: "subscriptions/listen, cancelled", send: []string{listen(`"sub"`, `{"notifications":{"toolsListChanged":true}}`)}, then: cancelled(`"sub"`), until: `"sub"`},
+		stdioStep{name: "subscriptions/listen of nothing", send: []string{listen(`"sub"`, `{"notifications":{}}`)}, until: `"sub"`},
+		stdioStep{name: "subscriptions/listen without notifications", send: []string{listen(`"sub"`, `{}`)}, until: `"sub"`},
+		stdioStep{name: "cancelled in flight, fractional id", send: []string{blockCall("21")}, then: cancelled("21.0"), until: "21"},
+		stdioStep{name: "cancelled in flight twice", send: []string{blockCall("22")}, then: cancelled("22") + "\n" + cancelled("22"), until: "22"},
+		stdioStep{name: "cancelled in flight, other id type first", send: []string{blockCall("23")}, then: cancelled(`"23"`) + "\n" + cancelled("23"), until: "23"},
+	)
 	if !strings.Contains(capabilities, TasksExtension) {
-		// With the extension, tasks/result is TestStdioDifferentialDiffers'.
-		steps = append(steps, stdioStep{name: "tasks/result unknown", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/result","params":{"taskId":"nope"}}`}, until: "15"})
+		// With the extension, tasks/result and tasks/list are
+		// TestStdioDifferentialDiffers'.
+		steps = append(steps,
+			stdioStep{name: "tasks/result unknown", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/result","params":{"taskId":"nope"}}`}, until: "15"},
+			stdioStep{name: "tasks/list", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/list"}`}, until: "15"},
+			stdioStep{name: "tasks/list params empty", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/list","params":{}}`}, until: "15"},
+			stdioStep{name: "tasks/list params null", send: []string{`{"jsonrpc":"2.0","id":15,"method":"tasks/list","params":null}`}, until: "15"},
+		)
+	}
+	if version == "2025-11-25" && !strings.Contains(capabilities, TasksExtension) {
+		// The core tasks of 2025-11-25 (basic/utilities/tasks).
+		taskCall := func(id, name, task string) string {
+			return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + name + `","arguments":{},"task":` + task + `}}`
+		}
+		req := func(id, method, params string) string {
+			return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":` + params + `}`
+		}
+		steps = append(steps,
+			stdioStep{name: "core: task", send: []string{taskCall("30", "job", `{"ttl":60000}`)}, until: "30"},
+			stdioStep{name: "core: tasks/get", send: []string{req("31", "tasks/get", `{"taskId":"{{task}}"}`)}, until: "31", again: `"status":"working"`},
+			stdioStep{name: "core: tasks/result", send: []string{req("32", "tasks/result", `{"taskId":"{{task}}"}`)}, until: "32"},
+			stdioStep{name: "core: tasks/cancel done", send: []string{req("33", "tasks/cancel", `{"taskId":"{{task}}"}`)}, until: "33"},
+			stdioStep{name: "core: task without ttl", send: []string{taskCall("34", "job", `{}`)}, until: "34"},
+			stdioStep{name: "core: task of a tool without tasks", send: []string{taskCall("35", "add", `{}`)}, until: "35"},
+			stdioStep{name: "core: task not an object", send: []string{taskCall("36", "job", `5`)}, until: "36"},
+			stdioStep{name: "core: task ttl negative", send: []string{taskCall("36", "job", `{"ttl":-1}`)}, until: "36"},
+			stdioStep{name: "core: waiting task", send: []string{taskCall("37", "wait", `{}`)}, until: "37"},
+			stdioStep{name: "core: cancelled, a task's call", send: []string{cancelled("37"), stdioPing(`"sync"`)}, until: `"sync"`},
+			stdioStep{name: "core: tasks/get working", send: []string{req("38", "tasks/get", `{"taskId":"{{task}}"}`)}, until: "38"},
+			stdioStep{name: "core: tasks/cancel working", send: []string{req("39", "tasks/cancel", `{"taskId":"{{task}}"}`)}, until: "39"},
+			stdioStep{name: "core: tasks/get cancelled", send: []string{req("40", "tasks/get", `{"taskId":"{{task}}"}`)}, until: "40"},
+			stdioStep{name: "core: tasks/result cancelled", send: []string{req("41", "tasks/result", `{"taskId":"{{task}}"}`)}, until: "41"},
+			stdioStep{name: "core: tasks/list", send: []string{`{"jsonrpc":"2.0","id":42,"method":"tasks/list"}`}, until: "42"},
+			stdioStep{name: "core: tasks/list params empty", send: []string{req("42", "tasks/list", `{}`)}, until: "42"},
+			stdioStep{name: "core: tasks/list bad cursor", send: []string{req("42", "tasks/list", `{"cursor":"!!"}`)}, until: "42"},
+			stdioStep{name: "core: tasks/get without params", send: []string{`{"jsonrpc":"2.0","id":43,"method":"tasks/get"}`}, until: "43"},
+			stdioStep{name: "core: tasks/get taskId not a string", send: []string{req("43", "tasks/get", `{"taskId":5}`)}, until: "43"},
+		)
 	}
 	if version < "2025-06-18" {
 		// Batches: JSON-RPC 2.0 section 6, before MCP removed them.
@@ -616,10 +725,23 @@ func TestStdioDifferentialDiffers(t *testing.T) {
 			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"nope"}}`}, until: "1"},
 			own:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"tasks/result belongs to the 2025-11-25 tasks; this session uses the tasks extension"}}`},
 			ref:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: \"tasks/result\""}}`}},
-		{name: "2025-11-25 task param", version: "2025-11-25", capabilities: `{}`, clause: "MCP 2025-11-25 basic/utilities/tasks, Creating Tasks (params.task asks for a task)",
-			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}`}, until: "1"},
-			own:  []string{`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"<task>","status":"working","statusMessage":"The operation is now in progress.","createdAt":"<time>","lastUpdatedAt":"<time>","ttl":60000,"pollInterval":500}}}`},
-			ref:  []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Task augmentation required for tools/call requests: tool \"job\" runs only as a task (execution.taskSupport is required): call it with params.task"}}`}},
+		{name: "tasks-list on an extension session", version: "2025-11-25", capabilities: `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, clause: "JSON-RPC 2.0 section 5.1 (-32601: the method is not available); MCP 2025-11-25 basic/utilities/tasks (tasks/list is the core tasks'): the -32601 keeps mcpgen's message",
+			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":1,"method":"tasks/list"}`, `{"jsonrpc":"2.0","id":2,"method":"tasks/list","params":{}}`}, until: "2"},
+			own: []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"tasks/list belongs to the 2025-11-25 tasks; this session uses the tasks extension"}}`,
+				`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"tasks/list belongs to the 2025-11-25 tasks; this session uses the tasks extension"}}`},
+			ref: []string{`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: \"tasks/list\""}}`,
+				`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"method not found: \"tasks/list\""}}`}},
+		{name: "subscriptions-listen naming taskIds", version: "2025-11-25", capabilities: `{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, clause: "tasks extension (SEP-2663), subscriptions/listen: notifications.taskIds names the tasks whose notifications/tasks the client receives; the acknowledgement lists those it will (none of unknown ones)",
+			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{"notifications":{"taskIds":["nope"]}}}`}, until: `"sub"`},
+			own: []string{`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"},"notifications":{"taskIds":[]}}}`,
+				`{"jsonrpc":"2.0","id":"sub","result":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"}}}`},
+			ref: []string{`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"},"notifications":{}}}`,
+				`{"jsonrpc":"2.0","id":"sub","result":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"}}}`}},
+		{name: "subscriptions-listen naming taskIds without the extension", version: "2025-11-25", capabilities: `{}`, clause: "tasks extension (SEP-2663): a request using the extension from a client that did not declare it gets -32021 naming the capability",
+			step: stdioStep{send: []string{`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{"notifications":{"taskIds":["nope"]}}}`}, until: `"sub"`},
+			own:  []string{`{"jsonrpc":"2.0","id":"sub","error":{"code":-32021,"message":"Missing required client capability","data":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}},"capability":"io.modelcontextprotocol/tasks"}}}`},
+			ref: []string{`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"},"notifications":{}}}`,
+				`{"jsonrpc":"2.0","id":"sub","result":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub"}}}`}},
 		{name: "end of input with a call in flight", version: "2025-11-25", capabilities: `{"elicitation":{}}`, clause: "MCP 2025-11-25 basic/lifecycle, Shutdown, stdio (the client closes the server's input and waits for it to exit)",
 			step:   stdioStep{send: []string{stdioCallLine("1", "ask", `{}`)}, closeOnRequest: true},
 			refMay: `"method":"notifications/cancelled"`, // go-sdk cancelling its elicitation, if it gets to write it before the end
