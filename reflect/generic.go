@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/invopop/jsonschema"
@@ -101,7 +102,8 @@ func genericCheck(d *decodeState, gen *genericSchema, raw []byte) bool {
 	return false
 }
 
-var genericPrinter = message.NewPrinter(language.English)
+// genericPrinter words the full validator's errors; made at the first.
+var genericPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // reportGeneric turns the validator's error tree into violations: the
 // keyword that failed is the rule, the value it failed on the path.
@@ -146,7 +148,7 @@ func reportGeneric(d *decodeState, root any, ve *sjs.ValidationError) {
 			rule = kp[0]
 		}
 	}
-	violateAt(d, root, ve.InstanceLocation, rule, strings.TrimPrefix(ve.ErrorKind.LocalizedString(genericPrinter), rule+": "))
+	violateAt(d, root, ve.InstanceLocation, rule, strings.TrimPrefix(ve.ErrorKind.LocalizedString(genericPrinter()), rule+": "))
 }
 
 // violateAt records a violation at loc, a JSON pointer's segments into root.

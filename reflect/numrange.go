@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -106,11 +107,25 @@ type numRange struct {
 	float64  bool // the range is not published
 }
 
-var numRanges = func() map[reflect.Kind]*numRange {
-	m := map[reflect.Kind]*numRange{}
-	for _, k := range []reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64} {
-		lo, hi := typeRange(k)
+// numRanges hold each numeric kind's range, built at the kind's first
+// plan (not at start: a server whose tools take no integers builds no
+// integer range).
+var numRanges [reflect.Float64 + 1]struct {
+	once sync.Once
+	r    *numRange
+}
+
+// rangeOf is the range of the numeric kind k; nil for any other kind.
+func rangeOf(k reflect.Kind) *numRange {
+	if k >= reflect.Kind(len(numRanges)) {
+		return nil
+	}
+	lo, hi := typeRange(k)
+	if lo == "" {
+		return nil
+	}
+	e := &numRanges[k]
+	e.once.Do(func() {
 		r := &numRange{unsigned: isUintKind(k), float64: k == reflect.Float64}
 		r.lo, _ = newBound(lo)
 		r.hi, _ = newBound(hi)
@@ -118,12 +133,10 @@ var numRanges = func() map[reflect.Kind]*numRange {
 			r.ilo, _ = strconv.ParseInt(lo, 10, 64)
 		}
 		r.ihi, _ = strconv.ParseUint(hi, 10, 64)
-		m[k] = r
-	}
-	return m
-}()
-
-func rangeOf(k reflect.Kind) *numRange { return numRanges[k] }
+		e.r = r
+	})
+	return e.r
+}
 
 // check reports v outside the range as the published minimum or maximum
 // would, unless chk checks a bound of its own on that side (a tighter one:

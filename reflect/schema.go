@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/invopop/jsonschema"
@@ -336,7 +337,9 @@ func (b *builder) addDef(t reflect.Type, s *jsonschema.Schema) {
 	b.defs[name] = s
 }
 
-var defNameRe = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+// defNameRe matches what a $defs name replaces; compiled at the first
+// shared type, not at start.
+var defNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
 
 // nameOf gives t a unique name in $defs.
 func (b *builder) nameOf(t reflect.Type) string {
@@ -346,7 +349,7 @@ func (b *builder) nameOf(t reflect.Type) string {
 	if b.defName == nil {
 		b.defName, b.names, b.defs = map[reflect.Type]string{}, map[string]reflect.Type{}, map[string]*jsonschema.Schema{}
 	}
-	base := defNameRe.ReplaceAllString(t.Name(), "_")
+	base := defNameRe().ReplaceAllString(t.Name(), "_")
 	if base == "" {
 		base = "T"
 	}
@@ -354,7 +357,7 @@ func (b *builder) nameOf(t reflect.Type) string {
 	if other, taken := b.names[n]; taken && other != t {
 		pkg := t.PkgPath()
 		pkg = pkg[strings.LastIndex(pkg, "/")+1:]
-		n = defNameRe.ReplaceAllString(pkg, "_") + "." + base
+		n = defNameRe().ReplaceAllString(pkg, "_") + "." + base
 		for i := 2; b.names[n] != nil; i++ {
 			n = fmt.Sprintf("%s.%s%d", pkg, base, i)
 		}

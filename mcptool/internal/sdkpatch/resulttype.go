@@ -2,6 +2,7 @@ package sdkpatch
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -11,12 +12,17 @@ import (
 // tools it holds itself; mcptool answers tools/call from middleware, so its
 // results would go out without one on the 2026-07-28 wire. A
 // CallToolResult decoded from JSON carries it (UnmarshalJSON), so one
-// decoded prototype per value is copied into each result.
+// decoded prototype per value is copied into each result. The prototypes
+// are decoded at first use, not at start: a server that answers no
+// tools/call pays nothing for them.
 //
 // Retire when go-sdk exports a way to set it (a ResultType field or
 // setter), or sets it on every CallToolResult its tools/call returns.
 
-var completeResult, inputRequiredResult = prototype("complete"), prototype("input_required")
+var (
+	completeResult      = sync.OnceValue(func() mcp.CallToolResult { return prototype("complete") })
+	inputRequiredResult = sync.OnceValue(func() mcp.CallToolResult { return prototype("input_required") })
+)
 
 func prototype(resultType string) mcp.CallToolResult {
 	var r mcp.CallToolResult
@@ -32,9 +38,9 @@ func prototype(resultType string) mcp.CallToolResult {
 // mcp.CallToolResult is copied (TestWithResultTypeCopiesEveryField fails
 // when go-sdk adds one), and the error set with SetError is kept.
 func WithResultType(res *mcp.CallToolResult, inputRequired bool) *mcp.CallToolResult {
-	out := completeResult
+	out := completeResult()
 	if inputRequired {
-		out = inputRequiredResult
+		out = inputRequiredResult()
 	}
 	out.Meta = res.Meta
 	out.Content = res.Content
@@ -56,15 +62,15 @@ func WithResultType(res *mcp.CallToolResult, inputRequired bool) *mcp.CallToolRe
 //
 // Retire when go-sdk exports a way to set it.
 func CompleteToolsList() *mcp.ListToolsResult {
-	r := completeList
+	r := completeList()
 	r.Tools = []*mcp.Tool{}
 	return &r
 }
 
-var completeList = func() mcp.ListToolsResult {
+var completeList = sync.OnceValue(func() mcp.ListToolsResult {
 	var r mcp.ListToolsResult
 	if err := json.Unmarshal([]byte(`{"tools":[],"resultType":"complete"}`), &r); err != nil {
 		panic("sdkpatch: " + err.Error())
 	}
 	return r
-}()
+})

@@ -90,7 +90,7 @@ func Build(docs []Doc) *Index {
 		add := func(text string, w float64) {
 			for _, t := range Tokens(text) {
 				term(t, w)
-				if c, ok := concepts[t]; ok {
+				if c, ok := concepts()[t]; ok {
 					term(c, w*conceptWeight)
 				}
 				l += w
@@ -157,7 +157,7 @@ func Build(docs []Doc) *Index {
 	ix.concept = make([]int32, len(ix.post))
 	for t, id := range ix.terms {
 		ix.concept[id] = -1
-		if c, ok := concepts[t]; ok {
+		if c, ok := concepts()[t]; ok {
 			if cid, ok := ix.terms[c]; ok {
 				ix.concept[id] = cid
 			}
@@ -209,12 +209,12 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		want(t, 1)
 	}
 	for _, t := range terms {
-		if c, ok := concepts[t]; ok {
+		if c, ok := concepts()[t]; ok {
 			want(c, conceptWeight)
 		}
 	}
 	for _, t := range terms {
-		if r, ok := related[concepts[t]]; ok {
+		if r, ok := related[concepts()[t]]; ok {
 			want(r, conceptWeight*relatedWeight)
 		}
 	}

@@ -1,5 +1,7 @@
 package toolsearch
 
+import "sync"
+
 // Concepts: words that mean the same thing to someone asking for a tool —
 // the verbs of CRUD and a few nouns of everyday software — map to one
 // concept term, which both the index and the query carry beside the word
@@ -7,7 +9,9 @@ package toolsearch
 // conceptWeight, so "add a playlist" finds playlists_insert while a tool
 // named with "add" still ranks first. The table is small and fixed:
 // deterministic, and written from general usage, not from any catalogue.
-var concepts = map[string]string{}
+// It is built at the first index, not at start: a server that never
+// searches its tools pays nothing for it.
+var concepts = sync.OnceValue(buildConcepts)
 
 const conceptWeight = 0.8
 
@@ -19,7 +23,8 @@ var related = map[string]string{"@search": "@list"}
 
 const relatedWeight = 0.5
 
-func init() {
+func buildConcepts() map[string]string {
+	concepts := map[string]string{}
 	table := map[string][]string{
 		"@create":    {"create", "insert", "add", "new", "make", "write", "upload", "post", "start", "setup", "compose", "store", "schedule", "save", "append"},
 		"@get":       {"get", "show", "see", "view", "read", "fetch", "retrieve", "display", "open", "download"},
@@ -56,4 +61,5 @@ func init() {
 			}
 		}
 	}
+	return concepts
 }

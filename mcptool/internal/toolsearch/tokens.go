@@ -17,7 +17,7 @@ func Tokens(text string) []string {
 	start := -1
 	word := func(w string) {
 		w = strings.ToLower(w)
-		if w == "" || stopWords[w] || len(w) == 1 && afterApostrophe(text, start) {
+		if w == "" || stopWord(w) || len(w) == 1 && afterApostrophe(text, start) {
 			return
 		}
 		out = append(out, Stem(w))
@@ -103,16 +103,20 @@ func undouble(w string) string {
 	return w
 }
 
-// stopWords are words too common in queries and descriptions to tell tools
-// apart.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "by": true,
-	"can": true, "do": true, "for": true, "from": true, "how": true, "i": true, "if": true, "in": true,
-	"into": true, "is": true, "it": true, "its": true, "me": true, "my": true, "of": true, "on": true,
-	"or": true, "our": true, "so": true, "that": true, "the": true, "their": true, "them": true,
-	"this": true, "to": true, "want": true, "we": true, "what": true, "which": true, "with": true,
-	"you": true, "your": true, "all": true, "some": true, "use": true, "using": true, "need": true,
-	"please": true, "there": true, "these": true, "those": true, "was": true, "were": true, "will": true,
+// stopWord reports a word too common in queries and descriptions to tell
+// tools apart. (A switch, not a map: nothing to build at start.)
+func stopWord(w string) bool {
+	switch w {
+	case "a", "an", "and", "are", "as", "at", "be", "by",
+		"can", "do", "for", "from", "how", "i", "if", "in",
+		"into", "is", "it", "its", "me", "my", "of", "on",
+		"or", "our", "so", "that", "the", "their", "them",
+		"this", "to", "want", "we", "what", "which", "with",
+		"you", "your", "all", "some", "use", "using", "need",
+		"please", "there", "these", "those", "was", "were", "will":
+		return true
+	}
+	return false
 }
 
 // joined returns the joined forms of text's hyphenated words (to-do →

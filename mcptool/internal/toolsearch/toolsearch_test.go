@@ -27,11 +27,11 @@ func TestTokens(t *testing.T) {
 // TestConcepts: every word of the synonym table maps to one concept (init
 // panics otherwise), and a word meets its synonyms through it.
 func TestConcepts(t *testing.T) {
-	if concepts["insert"] != "@create" || concepts["add"] != "@create" || concepts[Stem("erase")] != "@delete" {
-		t.Errorf("concepts: insert %q, add %q, erase %q", concepts["insert"], concepts["add"], concepts[Stem("erase")])
+	if concepts()["insert"] != "@create" || concepts()["add"] != "@create" || concepts()[Stem("erase")] != "@delete" {
+		t.Errorf("concepts: insert %q, add %q, erase %q", concepts()["insert"], concepts()["add"], concepts()[Stem("erase")])
 	}
-	if concepts[Stem("save")] != "@create" || concepts["clear"] != "@delete" || concepts[Stem("finished")] != concepts[Stem("completed")] {
-		t.Errorf("concepts: save %q, clear %q, finished %q, completed %q", concepts[Stem("save")], concepts["clear"], concepts[Stem("finished")], concepts[Stem("completed")])
+	if concepts()[Stem("save")] != "@create" || concepts()["clear"] != "@delete" || concepts()[Stem("finished")] != concepts()[Stem("completed")] {
+		t.Errorf("concepts: save %q, clear %q, finished %q, completed %q", concepts()[Stem("save")], concepts()["clear"], concepts()[Stem("finished")], concepts()[Stem("completed")])
 	}
 	ix := Build([]Doc{
 		{Name: "playlists_insert", Description: "Inserts a new resource into this collection."},
