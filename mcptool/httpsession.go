@@ -52,13 +52,13 @@ import (
 //	encode     encodeResponse: the response, the stream's last event
 
 // sessionOwn is what the session wire keeps of one session (in
-// sessionUse, guarded by its mu): the go-sdk session, the calls of this
-// wire in flight by id, and the requests sent on its streams waiting for
-// the client's answer, by id.
+// sessionUse, guarded by its mu but for calls): the go-sdk session, the
+// calls of this wire in flight by id (owncalls.go), and the requests sent
+// on its streams waiting for the client's answer, by id.
 type sessionOwn struct {
 	mu    sync.Mutex
 	ss    *mcp.ServerSession
-	calls map[jsonrpc.ID]context.CancelFunc
+	calls ownCalls
 	asks  map[string]chan *jsonrpc.Response
 	next  int64 // the last id given to a request of this wire
 	ended bool  // the session is being closed: its streams end unanswered
@@ -99,7 +99,7 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 		return own.answer(w, msg)
 	}
 	if msg.Method == "notifications/cancelled" && len(msg.ID) == 0 {
-		own.cancel(msg.Param("requestId")) // and go-sdk is told too
+		own.calls.cancel(msg.Param("requestId")) // and go-sdk is told too
 		return false
 	}
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header, CloseSSEStream: func(mcp.CloseSSEStreamArgs) {}}
@@ -109,24 +109,13 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 	}
 	ctx, c := h.reg.calls.start(r.Context(), ss, r.Header)
 	defer h.reg.calls.done(ss, c)
-	own.mu.Lock()
-	if _, dup := own.calls[rid]; dup {
-		own.mu.Unlock()
+	if !own.calls.start(rid, c.cancel) {
 		h := w.Header() // as go-sdk has set them when it finds the duplicate
 		h["Cache-Control"], h["Connection"] = noCache, keepAlive
 		writeJSONRPCError(w, http.StatusBadRequest, rid, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("duplicate in-flight request ID %v", rid.Raw())})
 		return true
 	}
-	if own.calls == nil {
-		own.calls = map[jsonrpc.ID]context.CancelFunc{}
-	}
-	own.calls[rid] = c.cancel
-	own.mu.Unlock()
-	defer func() {
-		own.mu.Lock()
-		delete(own.calls, rid)
-		own.mu.Unlock()
-	}()
+	defer own.calls.done(rid)
 
 	version := r.Header.Get("Mcp-Protocol-Version")
 	if version == "" {
@@ -181,20 +170,6 @@ func writeJSONRPCError(w http.ResponseWriter, status int, id jsonrpc.ID, err *js
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
-}
-
-// cancel cancels the call of this wire whose id is raw, if any.
-func (o *sessionOwn) cancel(raw json.RawMessage) {
-	id, ok := messageID(raw)
-	if !ok {
-		return
-	}
-	o.mu.Lock()
-	cancel := o.calls[id]
-	o.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
 }
 
 // answer delivers msg, the client's answer to a request sent on a stream

@@ -103,7 +103,6 @@ func (t *StdioTransport) connect(ctx context.Context, d *dispatcher) *stdioConn 
 	}
 	if d != nil {
 		c.base, c.stop = context.WithCancel(ctx)
-		c.own = map[jsonrpc.ID]context.CancelFunc{}
 		c.encoders.New = func() any { return newEncoder() }
 	}
 	go c.readLoop()
@@ -151,12 +150,12 @@ type stdioConn struct {
 	// mcpgen's own dispatcher (stdioown.go), when the connection was made
 	// by Server.Connect: the session go-sdk runs on it (once Connect has
 	// returned), the context of the calls it answers (cancelled at Close),
-	// and those calls' cancel funcs by id (guarded by mu).
+	// and those calls, by id (owncalls.go).
 	d        *dispatcher
 	session  atomic.Pointer[mcp.ServerSession]
 	base     context.Context
 	stop     context.CancelFunc
-	own      map[jsonrpc.ID]context.CancelFunc
+	own      ownCalls
 	encoders sync.Pool // of *encoder
 
 	// The subscriptions/listen naming taskIds being served, by the token

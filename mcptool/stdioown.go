@@ -2,7 +2,6 @@ package mcptool
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -44,7 +43,7 @@ func (c *stdioConn) serveOwn(line []byte) bool {
 	}
 	msg := &b.Messages[0]
 	if msg.Method == "notifications/cancelled" && len(msg.ID) == 0 {
-		c.cancelOwn(msg.Param("requestId"))
+		c.own.cancel(msg.Param("requestId"))
 		return false
 	}
 	req, id, ok := c.d.sessionRequest(msg, ss, nil)
@@ -55,9 +54,7 @@ func (c *stdioConn) serveOwn(line []byte) bool {
 		return true // answered: its id is in use
 	}
 	ctx, cancel := context.WithCancel(c.base)
-	c.mu.Lock()
-	c.own[id] = cancel
-	c.mu.Unlock()
+	c.own.start(id, cancel) // inFlight refused a second call of id
 	go func() {
 		defer cancel()
 		res, err := c.d.serve(ctx, msg.Method, req)
@@ -67,26 +64,12 @@ func (c *stdioConn) serveOwn(line []byte) bool {
 			e.buf.Reset()
 			_ = encodeResponse(e, id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the response"}, true)
 		}
+		c.own.done(id)
 		c.mu.Lock()
-		delete(c.own, id)
 		c.answering[id]++ // its id may be used again from now on
 		c.mu.Unlock()
 		_ = c.writeLine(e.buf.Bytes())
 		c.answered(id)
 	}()
 	return true
-}
-
-// cancelOwn cancels the call of this path whose id is raw, if any.
-func (c *stdioConn) cancelOwn(raw json.RawMessage) {
-	id, ok := messageID(raw)
-	if !ok {
-		return
-	}
-	c.mu.Lock()
-	cancel := c.own[id]
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
 }
