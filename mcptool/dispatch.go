@@ -55,18 +55,34 @@ type dispatcher struct {
 	// chain is the one dispatcher of the requests mcpgen's own wires
 	// answer (stdio.go, httpsession.go, httpmodern.go): the middleware the
 	// user added through Server.AddReceivingMiddleware, then the
-	// registry's (taskMiddleware, then middleware), called as functions,
-	// past which nothing is reached (fallback). It is rebuilt when the
-	// user adds middleware, under mu.
+	// registry's (a tools/call: toolCall; the rest: taskMiddleware, then
+	// middleware), called as functions, past which nothing is reached
+	// (fallback). It is rebuilt when the user adds middleware, under mu.
 	mu    sync.Mutex
 	outer []mcp.Middleware
-	chain atomic.Pointer[mcp.MethodHandler]
+	chain atomic.Pointer[dispatchChain]
+}
+
+// dispatchChain is the dispatcher's chain, and whether any of it is the
+// user's.
+type dispatchChain struct {
+	h    mcp.MethodHandler
+	user bool
 }
 
 // serve answers one request a wire of mcpgen's own decoded: the same
-// middleware go-sdk would run for it, in the same order.
-func (d *dispatcher) serve(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	return (*d.chain.Load())(ctx, method, req)
+// middleware go-sdk would run for it, in the same order. t is the tool of
+// a tools/call as the wire found it when it decoded the call, else nil:
+// with no middleware of the user's, it is the tool invoked (toolcall.go),
+// not looked up again.
+func (d *dispatcher) serve(ctx context.Context, method string, req mcp.Request, t *tool) (mcp.Result, error) {
+	c := d.chain.Load()
+	if t != nil && !c.user {
+		if call, ok := req.(*mcp.CallToolRequest); ok {
+			return d.toolCall(ctx, t, true, call)
+		}
+	}
+	return c.h(ctx, method, req)
 }
 
 // use adds receiving middleware of the user's to the chain, outermost
@@ -75,19 +91,34 @@ func (d *dispatcher) use(mw ...mcp.Middleware) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.outer = append(d.outer, mw...)
-	h := d.reg.taskMiddleware(d.middleware(d.fallback))
+	h := d.registry(d.reg.taskMiddleware(d.middleware(d.fallback)))
 	for _, m := range d.outer {
 		h = m(h)
 	}
-	d.chain.Store(&h)
+	d.chain.Store(&dispatchChain{h: h, user: len(d.outer) > 0})
+}
+
+// registry is the registry's part of the chain, behind the user's
+// middleware: a tools/call is resolved once, by the name the user's
+// middleware left it (toolCall); any other request goes to inner.
+func (d *dispatcher) registry(inner mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/call" {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				t, known := d.reg.lookup(call.Params.Name)
+				return d.toolCall(ctx, t, known, call)
+			}
+		}
+		return inner(ctx, method, req)
+	}
 }
 
 // fallback is what go-sdk's server answers past the registry's middleware,
 // for the methods mcpgen's wires serve: for tools/list, its own tools, of
 // which a server built by Registry.Server has none but those it holds for
 // the registry (which the registry lists itself); for a tools/call, which
-// reaches it only when its tool was removed after the wire found it,
-// go-sdk's unknown tool; for tasks/*, what the handlers serveTasks
+// reaches it only when a user's middleware renamed it, or its tool was
+// removed before the registry looked it up, go-sdk's unknown tool; for tasks/*, what the handlers serveTasks
 // registers answer.
 func (d *dispatcher) fallback(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 	switch method {

@@ -102,7 +102,7 @@ func (m *modern) serve(w http.ResponseWriter, r *http.Request, b *wire.Body) boo
 		f.peer = streamPeer{req: call, out: &f.out}
 		ctx = peerctx.With(ctx, &f.peer)
 	}
-	res, err := m.d.serve(ctx, msg.Method, req)
+	res, err := m.d.serve(ctx, msg.Method, req, f.tool)
 	f.out.reply(id, res, err, m.d.impl, m.serverInfo)
 	return true
 }
@@ -115,6 +115,7 @@ type frame struct {
 	extra  mcp.RequestExtra
 	call   mcp.CallToolRequest
 	params mcp.CallToolParamsRaw
+	tool   *tool // the tool the call names, found once (toolcall.go)
 	out    sseWriter
 	peer   streamPeer
 }
@@ -262,7 +263,8 @@ func acceptsBoth(values []string) bool {
 }
 
 // request decodes msg's params into the go-sdk request its method takes,
-// each member from its slice of the body (a tools/call's into f). ok is
+// each member from its slice of the body (a tools/call's into f, with
+// the tool it names, found once: f.tool). ok is
 // false when a member does not decode (go-sdk answers that), or a
 // tools/call names a tool the registry does not serve here.
 func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
@@ -298,7 +300,7 @@ func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
 		if !ok || t.headers || extra.Header.Get("Mcp-Name") != p.Name {
 			return nil, false // go-sdk's: its tools, its Mcp-Name and Mcp-Param checks
 		}
-		f.call = mcp.CallToolRequest{Params: p, Extra: extra}
+		f.call, f.tool = mcp.CallToolRequest{Params: p, Extra: extra}, t
 		return &f.call, true
 	case "tools/list":
 		p := &mcp.ListToolsParams{Meta: meta}

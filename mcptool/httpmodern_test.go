@@ -520,15 +520,15 @@ func TestModernResponseEncoding(t *testing.T) {
 	}
 }
 
-// A tools/call this path accepted whose tool is removed before the
-// registry's middleware runs it (a registry changing under load) gets the
-// unknown tool error go-sdk gives a tool it does not hold.
+// A tools/call whose tool is removed before the registry's middleware
+// looks it up (behind a user's middleware: a registry changing under
+// load) gets the unknown tool error go-sdk gives a tool it does not hold.
 func TestModernCallOfToolRemovedMeanwhile(t *testing.T) {
 	reg := diffRegistry(t)
 	srv := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
 	m := newModern(srv.Server, reg)
 	require.NotNil(t, m)
-	_, err := m.d.serve(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}})
+	_, err := m.d.serve(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}}, nil)
 	var je *jsonrpc.Error
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), je.Code)

@@ -103,7 +103,7 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 		return false
 	}
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header, CloseSSEStream: func(mcp.CloseSSEStreamArgs) {}}
-	req, rid, ok := h.modern.d.sessionRequest(msg, ss, extra)
+	req, t, rid, ok := h.modern.d.sessionRequest(msg, ss, extra)
 	if !ok {
 		return false
 	}
@@ -127,7 +127,7 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 		return true
 	}
 	defer st.close()
-	res, err := h.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req)
+	res, err := h.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req, t)
 	done()
 	st.reply(ctx, rid, res, err)
 	return true

@@ -29,33 +29,34 @@ type sessionFrame struct {
 // with an id, of tools/list, tasks/*, or tools/call of a registry tool, whose
 // params decode as go-sdk decodes them, on an initialized session, without
 // the per-request protocol metadata of the 2026-07-28 wire (go-sdk
-// serves that). Anything else is go-sdk's: ok is false.
-func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, extra *mcp.RequestExtra) (req mcp.Request, id jsonrpc.ID, ok bool) {
+// serves that). Anything else is go-sdk's: ok is false. The tool of a
+// tools/call is found here, once: t, for dispatcher.serve (toolcall.go).
+func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, extra *mcp.RequestExtra) (req mcp.Request, t *tool, id jsonrpc.ID, ok bool) {
 	if !msg.Version2() || msg.Response || len(msg.ID) == 0 || string(msg.ID) == "null" {
-		return nil, id, false
+		return nil, nil, id, false
 	}
 	switch msg.Method {
 	case "tools/call", "tools/list", methodTasksGet, methodTasksUpdate, methodTasksCancel, methodTasksResult, methodTasksList:
 	default:
-		return nil, id, false
+		return nil, nil, id, false
 	}
 	if ss.InitializeParams() == nil {
-		return nil, id, false // go-sdk refuses it: not initialized
+		return nil, nil, id, false // go-sdk refuses it: not initialized
 	}
 	for _, mb := range msg.Meta {
 		if mb.Key == mcp.MetaKeyProtocolVersion || strings.HasPrefix(mb.Key, "io.mcpgen/") {
-			return nil, id, false // per-request protocol; or a key of mcpgen's own
+			return nil, nil, id, false // per-request protocol; or a key of mcpgen's own
 		}
 	}
 	if id, ok = messageID(msg.ID); !ok {
-		return nil, id, false
+		return nil, nil, id, false
 	}
 	if raw := msg.RawParams; raw != nil && string(raw) != "null" && msg.Params == nil {
-		return nil, id, false // params that are no object: go-sdk's error
+		return nil, nil, id, false // params that are no object: go-sdk's error
 	}
 	meta, ok := metaOf(msg)
 	if !ok {
-		return nil, id, false
+		return nil, nil, id, false
 	}
 	if msg.Method == "tools/list" {
 		p := &mcp.ListToolsParams{Meta: meta}
@@ -64,19 +65,19 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 			case "_meta":
 			case "cursor":
 				if unmarshalString(mb.Value, &p.Cursor) != nil {
-					return nil, id, false
+					return nil, nil, id, false
 				}
 			default:
-				return nil, id, false // query (discovery.go) and the rest: go-sdk's
+				return nil, nil, id, false // query (discovery.go) and the rest: go-sdk's
 			}
 		}
 		if msg.RawParams == nil || string(msg.RawParams) == "null" {
 			p = nil
 		}
-		return &mcp.ListToolsRequest{Session: ss, Params: p, Extra: extra}, id, true
+		return &mcp.ListToolsRequest{Session: ss, Params: p, Extra: extra}, nil, id, true
 	}
 	if msg.Params == nil && msg.Method != methodTasksList {
-		return nil, id, false // go-sdk's "missing params"; tasks/list may have none
+		return nil, nil, id, false // go-sdk's "missing params"; tasks/list may have none
 	}
 	if msg.Method != "tools/call" {
 		p := &taskParams{}
@@ -93,10 +94,10 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 				err = unmarshalString(mb.Value, &p.Cursor)
 			}
 			if err != nil {
-				return nil, id, false
+				return nil, nil, id, false
 			}
 		}
-		return &mcp.ServerRequest[*taskParams]{Session: ss, Params: p, Extra: extra}, id, true
+		return &mcp.ServerRequest[*taskParams]{Session: ss, Params: p, Extra: extra}, nil, id, true
 	}
 	f := &sessionFrame{}
 	p := &f.params
@@ -108,26 +109,25 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 		case "name":
 			named = true
 			if unmarshalString(mb.Value, &p.Name) != nil {
-				return nil, id, false
+				return nil, nil, id, false
 			}
 		case "arguments":
 			p.Arguments = mb.Value
 		default:
-			return nil, id, false // task, inputResponses, requestState, …: go-sdk's
+			return nil, nil, id, false // task, inputResponses, requestState, …: go-sdk's
 		}
 	}
 	if !named {
-		return nil, id, false
+		return nil, nil, id, false
 	}
 	if string(p.Arguments) == "null" {
 		p.Arguments = nil // as encoding/json leaves a RawMessage for null
 	}
-	t, ok := d.reg.lookup(p.Name)
-	if !ok || t.headers {
-		return nil, id, false // go-sdk's: its tools, its unknown tool
+	if t, ok = d.reg.lookup(p.Name); !ok || t.headers {
+		return nil, nil, id, false // go-sdk's: its tools, its unknown tool
 	}
 	f.call = mcp.CallToolRequest{Session: ss, Params: p, Extra: extra}
-	return &f.call, id, true
+	return &f.call, t, id, true
 }
 
 // encodeResponse appends to e the response to id as go-sdk's session

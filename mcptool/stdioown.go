@@ -46,7 +46,7 @@ func (c *stdioConn) serveOwn(line []byte) bool {
 		c.own.cancel(msg.Param("requestId"))
 		return false
 	}
-	req, id, ok := c.d.sessionRequest(msg, ss, nil)
+	req, t, id, ok := c.d.sessionRequest(msg, ss, nil)
 	if !ok {
 		return false
 	}
@@ -57,7 +57,7 @@ func (c *stdioConn) serveOwn(line []byte) bool {
 	c.own.start(id, cancel) // inFlight refused a second call of id
 	go func() {
 		defer cancel()
-		res, err := c.d.serve(ctx, msg.Method, req)
+		res, err := c.d.serve(ctx, msg.Method, req, t)
 		e := c.encoders.Get().(*encoder)
 		defer e.put(&c.encoders)
 		if eerr := encodeResponse(e, id, res, err, true); eerr != nil {

@@ -85,22 +85,9 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				break
 			}
 			t, ok := r.callTarget(call)
-			if coreEra(call) {
-				if res, done, err := r.coreCall(ctx, t, ok, call); done {
-					return res, err
-				}
-				break
+			if res, handled, err := r.taskCall(ctx, t, ok, call); handled { // toolcall.go
+				return res, err
 			}
-			if !ok || t.task.mode == taskNever {
-				break
-			}
-			if !clientHasTasks(call) {
-				if t.task.mode == taskRequired {
-					return nil, missingTasksCapability()
-				}
-				break
-			}
-			return r.callAsTask(ctx, t, call, nil)
 		case methodSubscriptionsListen:
 			// A listen naming taskIds, handed over by Server.Handler or
 			// StdioTransport.

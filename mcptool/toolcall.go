@@ -1,0 +1,57 @@
+package mcptool
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tools/call of the registry, past the user's middleware, is answered by
+// one function with the tool it names resolved once. A wire of mcpgen's
+// own resolves it when it decodes the call (sessionRequest, modern.request:
+// the tool decides whether the wire owns the call) and hands it to the
+// dispatcher (dispatcher.serve), which, with no middleware of the user's,
+// answers with that tool (toolCall): the tool found at decode is the one
+// invoked and whose scopes are checked (authorize reads callState.tool).
+// go-sdk's request types have no room for it, and no outcome travels
+// through the context, so behind a user's middleware (which sees go-sdk's
+// request, and may rename the call) the registry's middleware resolves it
+// itself (callTarget), once per middleware of the chain go-sdk runs.
+
+// toolCall answers call, a tools/call of t (known: the registry has it),
+// as the registry's middleware would: as a task (taskCall), or through the
+// call path; a tool the registry does not have gets go-sdk's unknown tool.
+// A call of a discovery proxy is first resolved to the tool it names.
+func (d *dispatcher) toolCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (mcp.Result, error) {
+	if known && d.reg.disc != nil && (t.name == callToolName || t.name == callWriteName) {
+		t, known = d.reg.callTarget(call) // the proxy's target (discovery.go)
+	}
+	if res, handled, err := d.reg.taskCall(ctx, t, known, call); handled {
+		return res, err
+	}
+	if !known {
+		return d.fallback(ctx, "tools/call", call)
+	}
+	return d.reg.serveCall(ctx, t, call)
+}
+
+// taskCall answers a tools/call of t (known: the registry has it) that
+// runs as a task: on a core session (coreCall), or a task tool's on a
+// client that declared the tasks extension (callAsTask); handled is false
+// when the call runs as any call.
+func (r *Registry) taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
+	if coreEra(call) {
+		return r.coreCall(ctx, t, known, call)
+	}
+	if !known || t.task.mode == taskNever {
+		return nil, false, nil
+	}
+	if !clientHasTasks(call) {
+		if t.task.mode == taskRequired {
+			return nil, true, missingTasksCapability()
+		}
+		return nil, false, nil
+	}
+	res, err = r.callAsTask(ctx, t, call, nil)
+	return res, true, err
+}
