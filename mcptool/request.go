@@ -26,7 +26,8 @@ type sessionFrame struct {
 
 // sessionRequest returns the request msg carries when the dispatcher
 // answers it on ss exactly as go-sdk's session would: a JSON-RPC 2.0 call
-// with an id, of tools/list, tasks/*, or tools/call of a registry tool, whose
+// with an id, of tools/list, tasks/*, or tools/call of a registry tool (its
+// 2025-11-25 task param included), whose
 // params decode as go-sdk decodes them, on an initialized session, without
 // the per-request protocol metadata of the 2026-07-28 wire (go-sdk
 // serves that). Anything else is go-sdk's: ok is false. The tool of a
@@ -113,8 +114,17 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 			}
 		case "arguments":
 			p.Arguments = mb.Value
+		case "task": // the 2025-11-25 task param, where liftTaskParam puts it for go-sdk (taskcore.go)
+			v, ok := wire.Decode(mb.Value)
+			if !ok {
+				return nil, nil, id, false
+			}
+			if p.Meta == nil {
+				p.Meta = mcp.Meta{}
+			}
+			p.Meta[taskParamKey] = v
 		default:
-			return nil, nil, id, false // task, inputResponses, requestState, …: go-sdk's
+			return nil, nil, id, false // inputResponses, requestState, …: go-sdk's
 		}
 	}
 	if !named {
