@@ -40,10 +40,11 @@ import (
 //	           before anything decodes the arguments
 //	check      owns: the request is one this path answers exactly as go-sdk
 //	           would; anything else (errors included) goes to go-sdk
-//	decode     request: params into go-sdk's request types, from the slices
-//	dispatch   the registry's receiving middleware as Registry.Server
-//	           installed it (taskMiddleware, then dispatcher.middleware),
-//	           called as functions: the same call path as through go-sdk
+//	decode     request: params into go-sdk's request types, from the slices;
+//	           a call's tool, found once (toolcall.go)
+//	dispatch   dispatcher.serve: the user's middleware, then the
+//	           registry's (a call: toolCall with that tool), called as
+//	           functions: the same call path as through go-sdk
 //	encode     reply: one JSON-RPC response, as go-sdk writes it (an SSE
 //	           event, or application/json with the status SEP-2575 gives
 //	           an error); progress notifications stream before it

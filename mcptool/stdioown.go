@@ -25,7 +25,8 @@ import (
 //	           sub-slices of the line
 //	cancel     notifications/cancelled naming a call of this path cancels
 //	           it (and goes on to go-sdk, which knows no such call)
-//	decode     sessionRequest (request.go): the go-sdk request of the call
+//	decode     sessionRequest (request.go): the go-sdk request of the call,
+//	           and the tool it names, found once (toolcall.go)
 //	in flight  inFlight (stdiorefuse.go): a duplicate id is refused
 //	dispatch   dispatcher.serve: the user's middleware, the registry's
 //	encode     encodeResponse: the JSON-RPC response, one line
