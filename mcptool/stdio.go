@@ -185,7 +185,7 @@ func (c *stdioConn) signal() {
 }
 
 func (c *stdioConn) readLoop() {
-	br := bufio.NewReaderSize(c.in, 64<<10)
+	br := bufio.NewReader(c.in) // readLine joins a longer line from chunks
 	for {
 		line, tooLong, err := readLine(br, mcp.DefaultMaxLineLength)
 		switch {
