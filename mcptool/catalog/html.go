@@ -26,9 +26,12 @@ var (
 	//go:embed html/page.js
 	pageJS string
 
-	// csp allows the page its own style and script (by hash) and nothing else.
-	csp = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-` +
-		sum(pageCSS) + `'; script-src 'sha256-` + sum(pageJS) + `'; img-src data:; base-uri 'none'; form-action 'none'">`
+	// csp allows the page its own style and script (by hash) and nothing
+	// else; computed at the first page, not at start.
+	csp = sync.OnceValue(func() string {
+		return `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-` +
+			sum(pageCSS) + `'; script-src 'sha256-` + sum(pageJS) + `'; img-src data:; base-uri 'none'; form-action 'none'">`
+	})
 )
 
 func sum(s string) string {
@@ -150,7 +153,7 @@ func (c *Catalog) writeHTML(w io.Writer, title string) error {
 // writeHead writes the page up to the index entries: the policy, the style,
 // the title and the search box over n tools.
 func writeHead(b *bytes.Buffer, title string, n int) {
-	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" + csp + "\n" +
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" + csp() + "\n" +
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n" +
 		"<meta name=\"color-scheme\" content=\"light dark\">\n<meta name=\"generator\" content=\"mcpgen\">\n<title>")
 	escTitle(b, title)
