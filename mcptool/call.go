@@ -2,21 +2,16 @@ package mcptool
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
-	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
@@ -32,37 +27,6 @@ import (
 //
 // Tasks (task.go) are a layer over it: they run newCallState → run detached
 // with a peer of their own, and map the same outcome to the task.
-
-// Call is one call of a tool, as the handler chain sees it.
-type Call struct {
-	// Name is the tool's name.
-	Name string
-	// Arguments are the raw JSON arguments (nil when none were sent).
-	Arguments json.RawMessage
-	// Request is the MCP request, when the call came through an MCP server
-	// (nil for direct calls of [Registry.Call]).
-	Request *mcp.CallToolRequest
-
-	cs *callState // the call's state, where the path records its outcome
-}
-
-// Outcome says how the call ended, for a [Middleware] once next has
-// returned: "ok", "tool_error", "invalid_arguments", "input_required",
-// "internal_error", "protocol_error", or, when a policy refused the call,
-// the refusal: "rate_limited", "busy" (the concurrency cap), "declined"
-// (not confirmed), "timeout", "cancelled" or "forbidden" (the token lacks
-// the tool's scopes: a protocol error). The audit log uses the same
-// words. It is "" before next returns.
-func (c *Call) Outcome() string {
-	if c.cs == nil {
-		return ""
-	}
-	o, ok := c.cs.pathOutcome()
-	if !ok {
-		return ""
-	}
-	return o.word()
-}
 
 // Call calls the named tool with raw JSON arguments (nil or empty means
 // none). The error is non-nil only for protocol errors: an unknown tool
@@ -233,16 +197,6 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	}
 }
 
-// argumentsOutcome turns a decode error into an isError result, or a
-// protocol error for malformed JSON.
-func argumentsOutcome(name string, err error) outcome {
-	var ae *mcpreflect.ArgumentsError
-	if !errors.As(err, &ae) {
-		return outcome{kind: outProtocol, err: &Error{Code: CodeMalformedArguments, Tool: name, Err: err}}
-	}
-	return outcome{kind: outInvalidArguments, res: ErrorResult(err.Error())}
-}
-
 // confirmKey is the input request key of the confirmation question.
 const confirmKey = "mcpgen.confirm"
 
@@ -408,67 +362,6 @@ func (t *tool) finish(ctx context.Context, cs *callState, v any, err error) outc
 // marshal turns the function's value into its result.
 func (t *tool) marshal(v any) (*mcp.CallToolResult, error) { return t.out.Result(v) }
 
-// outcome is how one call ended: exactly one of the kinds below.
-type outcome struct {
-	kind    outcomeKind
-	reason  string              // outRefused: the policy, for the audit log
-	res     *mcp.CallToolResult // the result, with IsError set for every kind but outOK
-	err     error               // outProtocol: the error; outInternal: the cause, logged
-	stack   []byte              // outInternal: where a panic happened
-	pending mcp.InputRequestMap // outInputRequired: what the client must answer
-}
-
-type outcomeKind uint8
-
-const (
-	outOK               outcomeKind = iota // the tool's result
-	outToolError                           // the tool returned an error meant for the model
-	outInvalidArguments                    // the arguments break the schema or the size limit
-	outRefused                             // a policy refused the call (reason says which)
-	outInputRequired                       // the tool waits for the client's answers
-	outInternal                            // a failure the model must not see
-	outProtocol                            // a JSON-RPC error
-)
-
-func refused(reason, msg string) outcome {
-	return outcome{kind: outRefused, reason: reason, res: ErrorResult(msg)}
-}
-
-// word names the outcome in the audit log.
-func (o outcome) word() string {
-	switch o.kind {
-	case outOK:
-		return "ok"
-	case outToolError:
-		return "tool_error"
-	case outInvalidArguments:
-		return "invalid_arguments"
-	case outRefused:
-		return o.reason
-	case outInputRequired:
-		return "input_required"
-	case outInternal:
-		return "internal_error"
-	}
-	if o.reason != "" { // forbidden: the token lacks the tool's scopes
-		return o.reason
-	}
-	return "protocol_error"
-}
-
-// result is the outcome as Go values: a result, or a protocol error.
-func (o outcome) result() (*mcp.CallToolResult, error) {
-	switch {
-	case o.kind == outProtocol:
-		return nil, o.err
-	case o.kind == outInputRequired: // settled without the request to ask on
-		return ErrorResult("waiting for input"), nil
-	case o.res == nil:
-		return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
-	}
-	return o.res, nil
-}
-
 // encode maps the call's outcome to its wire, for the request's era,
 // chosen here once: a direct call (or an adapter's 2025-era call) gets the
 // outcome as Go values, a go-sdk request of a 2025-era session
@@ -481,23 +374,6 @@ func (r *Registry) encode(cs *callState, o outcome) (*mcp.CallToolResult, error)
 		return r.encodeModern(cs, o)
 	}
 	return encode2025(o)
-}
-
-// encode2025 is the outcome of a call of a 2025-era session: a result whose
-// content is never null, or a JSON-RPC error. Input was asked with
-// requests of the server's own.
-func encode2025(o outcome) (*mcp.CallToolResult, error) {
-	res, err := o.result()
-	if err != nil {
-		if e := (*Error)(nil); errors.As(err, &e) {
-			return nil, e.JSONRPC()
-		}
-		return nil, err
-	}
-	if res.Content == nil {
-		res.Content = []mcp.Content{}
-	}
-	return res, nil
 }
 
 // encodeModern is the outcome of a 2026-07-28 request: as encode2025, and
@@ -566,37 +442,4 @@ func (r *Registry) internal(ctx context.Context, name string, err error, stack [
 	}
 	r.cfg.logger.ErrorContext(ctx, "mcptool: internal error", attrs...)
 	return ErrorResult("internal error (ref " + ref + ")")
-}
-
-func newRef() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// ErrorResult returns a result with IsError set and msg as its text.
-func ErrorResult(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
-}
-
-// protocolError reports whether a tool's error is meant as a JSON-RPC error.
-func protocolError(err error) (*jsonrpc.Error, bool) {
-	var je *jsonrpc.Error
-	if errors.As(err, &je) {
-		return je, true
-	}
-	return nil, false
-}
-
-// stack is the calling goroutine's stack, as runtime/debug.Stack formats it
-// (which a server would compile for this alone).
-func stack() []byte {
-	buf := make([]byte, 4096)
-	for {
-		n := runtime.Stack(buf, false)
-		if n < len(buf) {
-			return buf[:n]
-		}
-		buf = make([]byte, 2*len(buf))
-	}
 }

@@ -1,10 +1,8 @@
 package mcptool
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -29,14 +27,6 @@ import (
 // the tool it holds, before any middleware runs. Tools added to the server
 // itself (Server.AddTool) are listed and called as before; a registry tool
 // of the same name wins.
-
-// mirrorsHeaders reports whether def's input schema has x-mcp-header
-// properties; a tool's answer is its headers field, found once when the
-// tool is built.
-func mirrorsHeaders(def *mcp.Tool) bool {
-	raw, ok := def.InputSchema.(json.RawMessage)
-	return !ok || bytes.Contains(raw, []byte(`"x-mcp-header"`))
-}
 
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {

@@ -125,3 +125,21 @@ func IsUserError(err error) bool {
 	var ue userError
 	return errors.As(err, &ue) || errors.Is(err, ErrInputUnsupported)
 }
+
+// The errors of asking the client for input.
+var (
+	// ErrInputRequired is returned by [Ask], [Elicit], [Sample] and
+	// [ListRoots] on a 2026-07-28 request whose answer has not arrived yet.
+	// Return it (or an error wrapping it) from the tool: mcpgen then answers
+	// the call with an input-required result, and the client calls again
+	// with the answers, which the same call site then returns. Everything
+	// the tool did before asking runs again on that retry, so keep it free
+	// of side effects.
+	ErrInputRequired = errors.New("mcptool: waiting for the client's answer to an input request")
+
+	// ErrInputUnsupported is returned when the client cannot answer an
+	// input request: it did not declare the capability, the tool was called
+	// directly, or the session is a stateless 2025-era one (which cannot
+	// carry requests from server to client).
+	ErrInputUnsupported = errors.New("mcptool: the client cannot answer this input request")
+)

@@ -23,24 +23,6 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
-// The errors of asking the client for input.
-var (
-	// ErrInputRequired is returned by [Ask], [Elicit], [Sample] and
-	// [ListRoots] on a 2026-07-28 request whose answer has not arrived yet.
-	// Return it (or an error wrapping it) from the tool: mcpgen then answers
-	// the call with an input-required result, and the client calls again
-	// with the answers, which the same call site then returns. Everything
-	// the tool did before asking runs again on that retry, so keep it free
-	// of side effects.
-	ErrInputRequired = errors.New("mcptool: waiting for the client's answer to an input request")
-
-	// ErrInputUnsupported is returned when the client cannot answer an
-	// input request: it did not declare the capability, the tool was called
-	// directly, or the session is a stateless 2025-era one (which cannot
-	// carry requests from server to client).
-	ErrInputUnsupported = errors.New("mcptool: the client cannot answer this input request")
-)
-
 // modernVersion is the first protocol revision with input-required results.
 const modernVersion = "2026-07-28"
 

@@ -1,42 +1,11 @@
 package mcptool
 
 import (
-	"context"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/time/rate"
-
 	"github.com/mcpgen/mcpgen/annotations"
-	"github.com/mcpgen/mcpgen/mcptool/cluster"
 )
-
-// Handler handles one call of one tool. The error is a protocol error; what
-// the model should read is a result with IsError set.
-type Handler func(ctx context.Context, call *Call) (*mcp.CallToolResult, error)
-
-// Middleware wraps a Handler: for policies of your own (authorization from
-// the request's token info, tracing, ...). See [Use].
-type Middleware func(next Handler) Handler
-
-// policy is a tool's resolved runtime policy.
-type policy struct {
-	timeout      time.Duration
-	rate         rate.Limit // 0: none
-	burst        int
-	sessionRate  rate.Limit
-	sessionBurst int
-	concurrency  int
-	callerConc   int // calls at once per caller (principal, else session)
-	confirm      bool
-	maxArgBytes  int
-	maxDepth     int
-	scopes       []string // OAuth scopes a caller's token must all carry (auth.go)
-	middleware   []Middleware
-}
 
 // policyOption sets a policy field: on a tool it overrides the tag, on a
 // registry it is the default its tools' tags and options override.
@@ -126,26 +95,6 @@ func ExposeErrors() RegistryOption {
 	return registryOption(func(c *registryConfig) { c.exposeErrors = true })
 }
 
-// resolvePolicy turns a tool's merged `mcp` tag and options into its
-// runtime policy.
-func resolvePolicy(p annotations.Policy, middleware []Middleware) policy {
-	p = p.Resolved()
-	return policy{
-		timeout:      p.Timeout,
-		rate:         rate.Limit(p.Rate.PerSecond),
-		burst:        p.Rate.Burst,
-		sessionRate:  rate.Limit(p.SessionRate.PerSecond),
-		sessionBurst: p.SessionRate.Burst,
-		concurrency:  p.Concurrency,
-		callerConc:   p.CallerConcurrency,
-		confirm:      p.Confirm,
-		maxArgBytes:  p.MaxArgBytes,
-		maxDepth:     p.MaxDepth,
-		scopes:       p.Scopes,
-		middleware:   middleware,
-	}
-}
-
 // chain composes the tool's middleware: the registry's outermost, in
 // order, then the tool's, around the call path. It is nil when there is no
 // middleware: the path runs directly.
@@ -159,75 +108,4 @@ func (r *Registry) chain(t *tool) Handler {
 		h = mw[i](h)
 	}
 	return h
-}
-
-// Limits sets where the registry keeps its tools' rate limits and
-// concurrency caps (the keys it uses: see [cluster.Limiter]). The default
-// (and Limits(nil)) keeps them in this process; adapters/redis has one that
-// holds across replicas.
-func Limits(l cluster.Limiter) RegistryOption {
-	return registryOption(func(c *registryConfig) { c.limiter = l })
-}
-
-// localLimiter is the in-process [cluster.Limiter].
-type localLimiter struct {
-	buckets sync.Map // key → *rate.Limiter
-	slots   sync.Map // key → *semaphore
-	ops     atomic.Uint32
-}
-
-func (l *localLimiter) Allow(_ context.Context, key string, perSecond float64, burst int) (bool, time.Duration, error) {
-	v, ok := l.buckets.Load(key)
-	if !ok {
-		v, _ = l.buckets.LoadOrStore(key, rate.NewLimiter(rate.Limit(perSecond), burst))
-	}
-	b := v.(*rate.Limiter)
-	if b.Limit() != rate.Limit(perSecond) || b.Burst() != burst { // the tool was registered again
-		b.SetLimit(rate.Limit(perSecond))
-		b.SetBurst(burst)
-	}
-	// Now and then drop buckets that are full again: their sessions are
-	// idle or gone, and a fresh bucket behaves the same.
-	if l.ops.Add(1)%1024 == 0 {
-		l.buckets.Range(func(k, v any) bool {
-			if bl := v.(*rate.Limiter); k != key && bl.Tokens() >= float64(bl.Burst()) {
-				l.buckets.CompareAndDelete(k, v)
-			}
-			return true
-		})
-	}
-	if b.Allow() {
-		return true, 0, nil
-	}
-	r := b.Reserve()
-	d := r.Delay()
-	r.Cancel()
-	return false, d, nil
-}
-
-func (l *localLimiter) Acquire(_ context.Context, key string, n int) (func(), bool, error) {
-	v, ok := l.slots.Load(key)
-	if !ok || cap(v.(*semaphore).ch) != n {
-		s := &semaphore{ch: make(chan struct{}, n)}
-		s.release = func() { <-s.ch }
-		if ok {
-			l.slots.CompareAndSwap(key, v, s) // the tool was registered again
-		} else {
-			l.slots.LoadOrStore(key, s)
-		}
-		v, _ = l.slots.Load(key)
-	}
-	s := v.(*semaphore)
-	select {
-	case s.ch <- struct{}{}:
-		return s.release, true, nil
-	default:
-		return nil, false, nil
-	}
-}
-
-// semaphore is n slots; release gives one back.
-type semaphore struct {
-	ch      chan struct{}
-	release func()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,22 +36,6 @@ func View(v *view.View) Option {
 			c.ann.View = c.ann.View.Merge(v.Annotations())
 		}
 	})
-}
-
-// toolView is the view of one tool.
-type toolView struct {
-	page    *view.View // nil: no page (an app-only tool)
-	ann     annotations.View
-	uri     string // the page's ui:// resource
-	appOnly bool
-
-	// The page as a resource, built once for the tool and added as is to
-	// every server that serves it (syncView).
-	res  *mcp.Resource
-	read mcp.ResourceHandler
-
-	once  sync.Once
-	uiDef *mcp.Tool // the definition listed to clients that declare the extension
 }
 
 // viewURI is the ui:// resource of a tool's page.
