@@ -49,14 +49,6 @@ func Scopes(scopes ...string) SharedOption {
 	return policyOption(func(p *annotations.Policy) { p.Scopes = slices.Clone(s) })
 }
 
-// ListAllTools lists every tool in tools/list, also those the caller's
-// token lacks the scopes of (calling them still fails, and their view
-// pages stay hidden). By default a caller with a verified token sees only
-// the tools it may call.
-func ListAllTools() RegistryOption {
-	return registryOption(func(c *registryConfig) { c.listAll = true })
-}
-
 // Principal is who calls a tool, as a verified OAuth access token says.
 type Principal struct {
 	Subject  string   // the token's sub: the user, or the client acting for itself
@@ -113,9 +105,6 @@ func subjectOf(ti *auth.TokenInfo) string {
 	}
 	return ti.UserID
 }
-
-// tokenInfo is the call's verified token, or nil.
-func (cs *callState) tokenInfo() *auth.TokenInfo { return cs.ti }
 
 // authorize is the call path's authorization step: a call with a verified
 // token must carry every scope of its tool.

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
-
 	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The call path. Every tools/call runs the same functions, in this order:
@@ -27,46 +28,6 @@ import (
 //
 // Tasks (task.go) are a layer over it: they run newCallState → run detached
 // with a peer of their own, and map the same outcome to the task.
-
-// Call calls the named tool with raw JSON arguments (nil or empty means
-// none). The error is non-nil only for protocol errors: an unknown tool
-// ([CodeUnknownTool]) or arguments that are not JSON
-// ([CodeMalformedArguments]). Invalid arguments, errors returned by the
-// tool, and panics are results with IsError set.
-//
-// Called by a transport adapter through
-// [github.com/mcpgen/mcpgen/mcptool/adapter.Invoke], the call has the
-// adapter's client end: the context helpers reach the client, and on a
-// 2026-07-28 request input is asked with input-required results.
-func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	routed := false
-	if t, inner, ok := r.route(name, args); ok { // a proxy's call becomes its tool's (discovery.go)
-		name, args, routed = t.name, inner, true
-	}
-	t, ok := r.lookup(name)
-	if !ok {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("no such tool")}
-	}
-	peer := peerctx.From(ctx) // an adapter's (adapter.Invoke); nil for a direct call
-	var req *mcp.CallToolRequest
-	if rp, ok := peer.(interface{ CallRequest() *mcp.CallToolRequest }); ok {
-		req = rp.CallRequest()
-	}
-	if routed && req != nil && req.Params != nil {
-		cp, p := *req, *req.Params
-		p.Name, p.Arguments = name, args
-		cp.Params = &p
-		req = &cp
-	}
-	cs, err := r.newCallState(ctx, t, req)
-	if err != nil {
-		return nil, err
-	}
-	if peer != nil {
-		cs.peer = peer
-	}
-	return r.encode(cs, r.run(ctx, cs, args))
-}
 
 // toolHandler serves a registry tool on go-sdk's low-level handler, for a
 // server that holds the tool (Mount).
@@ -196,9 +157,6 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 		return refused("timeout", fmt.Sprintf("tool %s timed out after %s", t.name, p.timeout))
 	}
 }
-
-// confirmKey is the input request key of the confirmation question.
-const confirmKey = "mcpgen.confirm"
 
 // confirm asks the user whether the call may run; ok is true when they said
 // yes. Otherwise o says why not.
@@ -442,4 +400,82 @@ func (r *Registry) internal(ctx context.Context, name string, err error, stack [
 	}
 	r.cfg.logger.ErrorContext(ctx, "mcptool: internal error", attrs...)
 	return ErrorResult("internal error (ref " + ref + ")")
+}
+
+// bind sets the call path of t for its bound function.
+func bind[In any](t *tool, b bound[In]) {
+	t.call, t.inner = b.call, b.handler
+}
+
+// newCallState prepares the context of one call: on a retry after an
+// input-required result, the answers sealed into its requestState and those
+// the client sent now to the keys that state asked.
+//
+// An answer counts only together with the requestState the server issued
+// for that very request (the tool, the arguments, the keys it asked), and
+// only once: inputResponses without a requestState, to keys the state did
+// not ask, or with a state already presented are dropped, and the tool asks
+// again. A state that does not open (forged, altered, expired) or was issued
+// for another call is a protocol error.
+func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*callState, error) {
+	req = toolVisibleRequest(req) // tools see the principal, never the credential
+	cs := &callState{reg: r, tool: t, req: req}
+	if req == nil {
+		cs.ti = tokenInfoOf(ctx, nil)
+		return cs, nil
+	}
+	if t.hiddenFrom(req) {
+		return nil, unknownTool(t.name)
+	}
+	cs.peer, cs.ti = sdkPeer{req}, tokenInfoOf(ctx, req.Extra)
+	if p := peerctx.From(ctx); p != nil && req.Session == nil {
+		cs.peer = p // the request's own stream (httpmodern.go)
+	}
+	if req.Params.RequestState == "" {
+		if len(req.Params.InputResponses) > 0 {
+			r.cfg.logger.InfoContext(ctx, "mcptool: inputResponses without requestState ignored: asking again", "tool", t.name)
+		}
+		return cs, nil
+	}
+	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments, subjectOf(cs.ti))
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
+	}
+	if st.ID == "" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: malformed"}
+	}
+	first, err := r.cfg.spent.Spend(ctx, st.ID, time.Unix(st.Expires+1, 0))
+	if err != nil {
+		ref := newRef()
+		r.cfg.logger.ErrorContext(ctx, "mcptool: cannot record requestState as answered", "tool", t.name, "ref", ref, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
+	}
+	if !first {
+		r.cfg.logger.WarnContext(ctx, "mcptool: requestState presented again: its answers ignored, asking again", "tool", t.name)
+		return cs, nil
+	}
+	cs.answers = st.Answers
+	if cs.answers == nil {
+		cs.answers = map[string]json.RawMessage{}
+	}
+	for _, k := range st.Asked {
+		v, ok := req.Params.InputResponses[k]
+		if !ok || v == nil {
+			continue
+		}
+		if raw, err := json.Marshal(v); err == nil {
+			cs.answers[k] = raw
+		}
+	}
+	return cs, nil
+}
+
+// inputRequired answers a call whose tool is waiting for input: pending, and
+// a requestState that carries the answers so far and the keys now asked.
+func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*mcp.CallToolResult, error) {
+	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, subjectOf(cs.tokenInfo()), cs.answers, slices.Sorted(maps.Keys(pending)))
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot seal requestState"}
+	}
+	return &mcp.CallToolResult{InputRequests: pending, RequestState: state}, nil
 }

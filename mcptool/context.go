@@ -5,13 +5,13 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // callState is one call's state: what the call path, the context helpers
@@ -146,3 +146,20 @@ func (h boundHandler) WithAttrs(a []slog.Attr) slog.Handler {
 func (h boundHandler) WithGroup(n string) slog.Handler {
 	return boundHandler{inner: h.inner.WithGroup(n), ctx: h.ctx}
 }
+
+// sessionName names the session a request came on: "" for stateless HTTP.
+func sessionName(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
+	if ss == nil {
+		return ""
+	}
+	if id := ss.ID(); id != "" {
+		return id
+	}
+	if extra != nil {
+		return "" // stateless HTTP: a throw-away session per request
+	}
+	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
+}
+
+// tokenInfo is the call's verified token, or nil.
+func (cs *callState) tokenInfo() *auth.TokenInfo { return cs.ti }

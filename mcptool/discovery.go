@@ -44,18 +44,6 @@ const (
 // of a tools/list (SEP-1821, experimental), which go-sdk would drop.
 const queryMetaKey = "io.mcpgen/query"
 
-// Group puts the tool in a group: the family search_tools lists and filters
-// by, like the `mcp:"group=billing"` tag (which the option overrides). On a
-// registry it is the default group of its tools; with [Method], the group of
-// one method of [Registry.AddMethods]. A group is 1 to 128 characters of
-// A-Z, a-z, 0-9, '_', '-', '.' and '/'.
-func Group(name string) SharedOption {
-	return sharedOption{
-		tool: func(c *toolConfig) { c.ann.Group = name },
-		reg:  func(c *registryConfig) { c.group = name },
-	}
-}
-
 // Discovery makes tools/list show only the eager tools (the `mcp:"eager"`
 // tag, or named here) and three tools that reach the others: search_tools
 // (query, group, limit: the matching tools' definitions, best first, or the

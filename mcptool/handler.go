@@ -7,8 +7,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Call is one call of a tool, as the handler chain sees it. This file
-// holds it, Handler and Middleware: the chain every call runs through.
+// The chain every call runs through: Call, Handler and Middleware.
+
+// Call is one call of a tool, as the handler chain sees it.
 type Call struct {
 	// Name is the tool's name.
 	Name string

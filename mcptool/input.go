@@ -3,7 +3,6 @@
 package mcptool
 
 import (
-	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -17,10 +16,7 @@ import (
 	"time"
 
 	gjs "github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/mcptool/internal/peerctx"
 )
 
 // modernVersion is the first protocol revision with input-required results.
@@ -131,43 +127,6 @@ func modernMeta(meta mcp.Meta) bool {
 	return v >= modernVersion
 }
 
-func capable(caps *mcp.ClientCapabilities, r mcp.InputRequest) error {
-	var ok bool
-	var what string
-	switch r.(type) {
-	case *mcp.ElicitParams:
-		ok, what = caps != nil && caps.Elicitation != nil, "elicitation"
-	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
-		ok, what = caps != nil && caps.Sampling != nil, "sampling"
-	case *mcp.ListRootsParams:
-		ok, what = caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged), "roots"
-	default:
-		return fmt.Errorf("%w: unknown input request %T", ErrInputUnsupported, r)
-	}
-	if !ok {
-		return fmt.Errorf("%w: the client did not declare the %s capability", ErrInputUnsupported, what)
-	}
-	return nil
-}
-
-func askLegacy(ctx context.Context, ss *mcp.ServerSession, r mcp.InputRequest) (mcp.InputResponse, error) {
-	switch p := r.(type) {
-	case *mcp.ElicitParams:
-		return ss.Elicit(ctx, p)
-	case *mcp.CreateMessageParams:
-		res, err := ss.CreateMessage(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CreateMessageWithToolsResult{Meta: res.Meta, Content: []mcp.Content{res.Content}, Model: res.Model, Role: res.Role, StopReason: res.StopReason}, nil
-	case *mcp.CreateMessageWithToolsParams:
-		return ss.CreateMessageWithTools(ctx, p)
-	case *mcp.ListRootsParams:
-		return ss.ListRoots(ctx, p)
-	}
-	return nil, fmt.Errorf("unknown input request %T", r)
-}
-
 // answer returns the client's answer to request r under key, if it has one
 // that fits.
 func (cs *callState) answer(key string, r mcp.InputRequest) (mcp.InputResponse, bool) {
@@ -247,79 +206,6 @@ func (cs *callState) pendingRequests() mcp.InputRequestMap {
 	return cs.pending
 }
 
-// newCallState prepares the context of one call: on a retry after an
-// input-required result, the answers sealed into its requestState and those
-// the client sent now to the keys that state asked.
-//
-// An answer counts only together with the requestState the server issued
-// for that very request (the tool, the arguments, the keys it asked), and
-// only once: inputResponses without a requestState, to keys the state did
-// not ask, or with a state already presented are dropped, and the tool asks
-// again. A state that does not open (forged, altered, expired) or was issued
-// for another call is a protocol error.
-func (r *Registry) newCallState(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*callState, error) {
-	req = toolVisibleRequest(req) // tools see the principal, never the credential
-	cs := &callState{reg: r, tool: t, req: req}
-	if req == nil {
-		cs.ti = tokenInfoOf(ctx, nil)
-		return cs, nil
-	}
-	if t.hiddenFrom(req) {
-		return nil, unknownTool(t.name)
-	}
-	cs.peer, cs.ti = sdkPeer{req}, tokenInfoOf(ctx, req.Extra)
-	if p := peerctx.From(ctx); p != nil && req.Session == nil {
-		cs.peer = p // the request's own stream (httpmodern.go)
-	}
-	if req.Params.RequestState == "" {
-		if len(req.Params.InputResponses) > 0 {
-			r.cfg.logger.InfoContext(ctx, "mcptool: inputResponses without requestState ignored: asking again", "tool", t.name)
-		}
-		return cs, nil
-	}
-	st, err := r.openState(req.Params.RequestState, t.name, req.Params.Arguments, subjectOf(cs.ti))
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: " + err.Error()}
-	}
-	if st.ID == "" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState: malformed"}
-	}
-	first, err := r.cfg.spent.Spend(ctx, st.ID, time.Unix(st.Expires+1, 0))
-	if err != nil {
-		ref := newRef()
-		r.cfg.logger.ErrorContext(ctx, "mcptool: cannot record requestState as answered", "tool", t.name, "ref", ref, "err", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error (ref " + ref + ")"}
-	}
-	if !first {
-		r.cfg.logger.WarnContext(ctx, "mcptool: requestState presented again: its answers ignored, asking again", "tool", t.name)
-		return cs, nil
-	}
-	cs.answers = st.Answers
-	if cs.answers == nil {
-		cs.answers = map[string]json.RawMessage{}
-	}
-	for _, k := range st.Asked {
-		v, ok := req.Params.InputResponses[k]
-		if !ok || v == nil {
-			continue
-		}
-		if raw, err := json.Marshal(v); err == nil {
-			cs.answers[k] = raw
-		}
-	}
-	return cs, nil
-}
-
-// inputRequired answers a call whose tool is waiting for input: pending, and
-// a requestState that carries the answers so far and the keys now asked.
-func (r *Registry) inputRequired(cs *callState, pending mcp.InputRequestMap) (*mcp.CallToolResult, error) {
-	state, err := r.sealState(cs.tool.name, cs.req.Params.Arguments, subjectOf(cs.tokenInfo()), cs.answers, slices.Sorted(maps.Keys(pending)))
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot seal requestState"}
-	}
-	return &mcp.CallToolResult{InputRequests: pending, RequestState: state}, nil
-}
-
 // stateTTL bounds how long a client may take to answer input requests.
 const stateTTL = 30 * time.Minute
 
@@ -333,14 +219,6 @@ type sealedState struct {
 	Expires int64                      `json:"e"`           // Unix seconds
 	Asked   []string                   `json:"k"`           // the input keys this round asked
 	Answers map[string]json.RawMessage `json:"r,omitempty"` // of earlier rounds
-}
-
-// StateKey sets the 32-byte key that encrypts and authenticates the
-// requestState of input-required results (AES-256-GCM). Servers behind a load
-// balancer must share it. The default is a random key per registry. A key
-// of another length makes every [Registry.Add] of the registry fail.
-func StateKey(key []byte) RegistryOption {
-	return registryOption(func(c *registryConfig) { c.stateKey = bytes.Clone(key) })
 }
 
 func (r *Registry) aead() (cipher.AEAD, error) {
@@ -400,3 +278,6 @@ func (r *Registry) openState(state, tool string, args json.RawMessage, subject s
 	}
 	return s, nil
 }
+
+// confirmKey is the input request key of the confirmation question.
+const confirmKey = "mcpgen.confirm"

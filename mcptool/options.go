@@ -1,15 +1,16 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpgen/mcpgen/annotations"
 	"github.com/mcpgen/mcpgen/mcptool/cluster"
 	"github.com/mcpgen/mcpgen/mcptool/view"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	mcpreflect "github.com/mcpgen/mcpgen/reflect"
 )
 
@@ -203,3 +204,81 @@ func toolAnnotations(h annotations.Hints) *mcp.ToolAnnotations {
 	}
 	return a
 }
+
+// Task lets the tool run as a task (the MCP Tasks extension) when the client
+// declares the extension on its request: the call is answered with a task
+// handle that the client polls with tasks/get. Other clients get a normal
+// call. The function does not change: [Progress] becomes the task's status
+// message, [Log] writes to the registry's logger, tasks/cancel cancels ctx,
+// and [Ask], [Elicit] and the confirm policy put the task in input_required
+// until the client answers with tasks/update. The `mcp:"task"` tag does the
+// same.
+func Task(s ...TaskSettings) Option {
+	return toolOption(func(c *toolConfig) { c.ann.Task, c.taskSet = annotations.TaskOptional, firstSettings(s) })
+}
+
+// TaskRequired is [Task] for tools that only run as tasks: a client that does
+// not declare the extension gets the error -32021 (missing required client
+// capability). The `mcp:"task=required"` tag does the same.
+func TaskRequired(s ...TaskSettings) Option {
+	return toolOption(func(c *toolConfig) { c.ann.Task, c.taskSet = annotations.TaskRequired, firstSettings(s) })
+}
+
+// Tasks sets the registry's task store and the defaults of its task tools.
+// Given more than once, a later Tasks changes only the fields it sets.
+func Tasks(s TaskSettings) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.tasks = s.over(c.tasks) })
+}
+
+// View gives the tool a view in hosts that support MCP Apps: [view.Default]
+// (derived from the output schema, as the `mcp:"view"` tag does),
+// [view.Template], [view.Page]; or marks it [view.AppOnly], called only by
+// views. The view's visibility and origins win over the tag's.
+func View(v *view.View) Option {
+	return toolOption(func(c *toolConfig) {
+		c.view = v
+		if v != nil {
+			c.ann.View = c.ann.View.Merge(v.Annotations())
+		}
+	})
+}
+
+// Group puts the tool in a group: the family search_tools lists and filters
+// by, like the `mcp:"group=billing"` tag (which the option overrides). On a
+// registry it is the default group of its tools; with [Method], the group of
+// one method of [Registry.AddMethods]. A group is 1 to 128 characters of
+// A-Z, a-z, 0-9, '_', '-', '.' and '/'.
+func Group(name string) SharedOption {
+	return sharedOption{
+		tool: func(c *toolConfig) { c.ann.Group = name },
+		reg:  func(c *registryConfig) { c.group = name },
+	}
+}
+
+// StateKey sets the 32-byte key that encrypts and authenticates the
+// requestState of input-required results (AES-256-GCM). Servers behind a load
+// balancer must share it. The default is a random key per registry. A key
+// of another length makes every [Registry.Add] of the registry fail.
+func StateKey(key []byte) RegistryOption {
+	return registryOption(func(c *registryConfig) { c.stateKey = bytes.Clone(key) })
+}
+
+// policyOption sets a policy field: on a tool it overrides the tag, on a
+// registry it is the default its tools' tags and options override.
+type policyOption func(*annotations.Policy)
+
+func (o policyOption) applyTool(c *toolConfig) { o(&c.ann.Policy) }
+
+func (o policyOption) applyRegistry(c *registryConfig) { o(&c.defaults) }
+
+type useOption []Middleware
+
+func (o useOption) applyTool(c *toolConfig) { c.middleware = append(c.middleware, o...) }
+
+func (o useOption) applyRegistry(c *registryConfig) {
+	c.middleware = append(c.middleware, o...)
+}
+
+// Use adds middleware: on a registry it wraps every tool (outermost, in
+// order), on a tool just that tool (inside the registry's).
+func Use(mw ...Middleware) SharedOption { return useOption(mw) }

@@ -35,20 +35,6 @@ type sdkPeer struct{ req *mcp.CallToolRequest }
 
 func (p sdkPeer) SessionID() string { return sessionName(p.req.Session, p.req.Extra) }
 
-// sessionName names the session a request came on: "" for stateless HTTP.
-func sessionName(ss *mcp.ServerSession, extra *mcp.RequestExtra) string {
-	if ss == nil {
-		return ""
-	}
-	if id := ss.ID(); id != "" {
-		return id
-	}
-	if extra != nil {
-		return "" // stateless HTTP: a throw-away session per request
-	}
-	return fmt.Sprintf("conn-%p", ss) // stdio, in-memory: one session per connection
-}
-
 func (p sdkPeer) ProgressToken() any { return p.req.Params.GetProgressToken() }
 
 func (p sdkPeer) NotifyProgress(ctx context.Context, token any, progress, total float64, message string) error {
@@ -82,4 +68,41 @@ func (p sdkPeer) Ask(ctx context.Context, r mcp.InputRequest) (mcp.InputResponse
 		return nil, err
 	}
 	return askLegacy(ctx, ss, r)
+}
+
+func capable(caps *mcp.ClientCapabilities, r mcp.InputRequest) error {
+	var ok bool
+	var what string
+	switch r.(type) {
+	case *mcp.ElicitParams:
+		ok, what = caps != nil && caps.Elicitation != nil, "elicitation"
+	case *mcp.CreateMessageParams, *mcp.CreateMessageWithToolsParams:
+		ok, what = caps != nil && caps.Sampling != nil, "sampling"
+	case *mcp.ListRootsParams:
+		ok, what = caps != nil && (caps.RootsV2 != nil || caps.Roots.ListChanged), "roots"
+	default:
+		return fmt.Errorf("%w: unknown input request %T", ErrInputUnsupported, r)
+	}
+	if !ok {
+		return fmt.Errorf("%w: the client did not declare the %s capability", ErrInputUnsupported, what)
+	}
+	return nil
+}
+
+func askLegacy(ctx context.Context, ss *mcp.ServerSession, r mcp.InputRequest) (mcp.InputResponse, error) {
+	switch p := r.(type) {
+	case *mcp.ElicitParams:
+		return ss.Elicit(ctx, p)
+	case *mcp.CreateMessageParams:
+		res, err := ss.CreateMessage(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CreateMessageWithToolsResult{Meta: res.Meta, Content: []mcp.Content{res.Content}, Model: res.Model, Role: res.Role, StopReason: res.StopReason}, nil
+	case *mcp.CreateMessageWithToolsParams:
+		return ss.CreateMessageWithTools(ctx, p)
+	case *mcp.ListRootsParams:
+		return ss.ListRoots(ctx, p)
+	}
+	return nil, fmt.Errorf("unknown input request %T", r)
 }

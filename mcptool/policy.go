@@ -1,18 +1,10 @@
 package mcptool
 
 import (
-	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/annotations"
 )
-
-// policyOption sets a policy field: on a tool it overrides the tag, on a
-// registry it is the default its tools' tags and options override.
-type policyOption func(*annotations.Policy)
-
-func (o policyOption) applyTool(c *toolConfig)         { o(&c.ann.Policy) }
-func (o policyOption) applyRegistry(c *registryConfig) { o(&c.defaults) }
 
 // Timeout bounds each call of the tool: its context is cancelled at the
 // deadline, and the caller gets an isError result then, even if the tool
@@ -77,17 +69,6 @@ func MaxDepth(n int) SharedOption {
 	return policyOption(func(p *annotations.Policy) { p.MaxDepth = n })
 }
 
-type useOption []Middleware
-
-func (o useOption) applyTool(c *toolConfig) { c.middleware = append(c.middleware, o...) }
-func (o useOption) applyRegistry(c *registryConfig) {
-	c.middleware = append(c.middleware, o...)
-}
-
-// Use adds middleware: on a registry it wraps every tool (outermost, in
-// order), on a tool just that tool (inside the registry's).
-func Use(mw ...Middleware) SharedOption { return useOption(mw) }
-
 // ExposeErrors sends the text of every error a tool returns to the model.
 // By default only errors made with [UserError] or [Errorf] are shown; others
 // become "internal error (ref ...)", with the error logged.
@@ -95,17 +76,10 @@ func ExposeErrors() RegistryOption {
 	return registryOption(func(c *registryConfig) { c.exposeErrors = true })
 }
 
-// chain composes the tool's middleware: the registry's outermost, in
-// order, then the tool's, around the call path. It is nil when there is no
-// middleware: the path runs directly.
-func (r *Registry) chain(t *tool) Handler {
-	mw := slices.Concat(r.cfg.middleware, t.pol.middleware)
-	if len(mw) == 0 {
-		return nil
-	}
-	h := t.inner
-	for i := len(mw) - 1; i >= 0; i-- {
-		h = mw[i](h)
-	}
-	return h
+// ListAllTools lists every tool in tools/list, also those the caller's
+// token lacks the scopes of (calling them still fails, and their view
+// pages stay hidden). By default a caller with a verified token sees only
+// the tools it may call.
+func ListAllTools() RegistryOption {
+	return registryOption(func(c *registryConfig) { c.listAll = true })
 }

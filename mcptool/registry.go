@@ -166,47 +166,6 @@ func checkName(name string) error {
 	return nil
 }
 
-// Add registers fn as the tool name. fn has one of the shapes
-//
-//	func(ctx context.Context, in In) (Out, error)
-//	func(ctx context.Context, in In) error
-//	func(ctx context.Context) (Out, error)
-//	func(ctx context.Context) error
-//
-// or any of these without ctx, where In is a struct (or a pointer to one).
-// Add derives the tool's schemas and annotations, compiles its plan, and
-// fails with an [*Error] wrapping a [*mcpreflect.DefinitionError] when fn, a type or a
-// tag cannot become a tool. It is safe to call concurrently with [Registry.Call].
-func (r *Registry) Add(name string, fn any, opts ...Option) error {
-	t, err := r.newReflectTool(name, fn, opts)
-	if err != nil {
-		return err
-	}
-	return r.insert(t)
-}
-
-func (r *Registry) insert(t *tool) error {
-	t.handler = r.chain(t)
-	r.mu.Lock()
-	if _, own := r.disc.proxy(t.name); own {
-		r.mu.Unlock()
-		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("the name is discovery mode's own tool")}
-	}
-	if _, dup := r.tools.Load(t.name); dup {
-		r.mu.Unlock()
-		return &Error{Code: CodeDuplicate, Tool: t.name, Err: fmt.Errorf("a tool with this name is already registered")}
-	}
-	r.tools.Store(t.name, t)
-	r.count.Add(1)
-	r.snap.Store(nil)
-	subs := r.snapshotSubs()
-	r.mu.Unlock()
-	for _, s := range subs {
-		s([]*tool{t}, nil)
-	}
-	return nil
-}
-
 // Remove unregisters the named tools. Unknown names are ignored.
 func (r *Registry) Remove(names ...string) {
 	r.mu.Lock()

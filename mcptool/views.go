@@ -25,19 +25,6 @@ import (
 // if no view existed — no _meta.ui, no app-only tool, which it cannot call
 // either — and its results unchanged.
 
-// View gives the tool a view in hosts that support MCP Apps: [view.Default]
-// (derived from the output schema, as the `mcp:"view"` tag does),
-// [view.Template], [view.Page]; or marks it [view.AppOnly], called only by
-// views. The view's visibility and origins win over the tag's.
-func View(v *view.View) Option {
-	return toolOption(func(c *toolConfig) {
-		c.view = v
-		if v != nil {
-			c.ann.View = c.ann.View.Merge(v.Annotations())
-		}
-	})
-}
-
 // viewURI is the ui:// resource of a tool's page.
 func viewURI(name string) string { return "ui://mcpgen/" + name + ".html" }
 
