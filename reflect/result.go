@@ -9,8 +9,6 @@ import (
 	"image/png"
 	"reflect"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/invopop/jsonschema"
 
 	"github.com/mcpgen/mcpgen/internal/schemaref"
@@ -54,6 +52,7 @@ type Output struct {
 	kind     outKind
 	noSchema bool        // Options.NoOutputSchema: never structuredContent
 	handler  TypeHandler // owns Type, for outHandled
+	empty    *emptier    // outStructured and outJSON: the nil slices and maps to send empty (nil: none)
 }
 
 // errNilResult is returned by [Output.Result] for a nil pointer result.
@@ -78,8 +77,10 @@ func buildOutput(t reflect.Type, opts Options) (*Output, error) {
 		o.kind = outDynamic
 	case opts.NoOutputSchema:
 		o.kind = outJSON
+		o.empty = emptierFor(t, false)
 	default:
 		o.kind = outStructured
+		o.empty = emptierFor(t, false)
 		if g, ok := generatedOutput(t, opts); ok {
 			o.Schema, o.SchemaJSON, o.Wrapped = g.Output, json.RawMessage(g.OutputJSON), g.OutputWrapped
 			return o, nil
@@ -123,7 +124,7 @@ func (o *Output) Result(v any) (*mcp.CallToolResult, error) {
 	case outHandled:
 		return o.handled(v)
 	case outJSON:
-		b, err := marshalResult(v)
+		b, err := o.marshalResult(v)
 		if err != nil {
 			return nil, err
 		}
@@ -193,25 +194,21 @@ func isNilPointer(v any) bool {
 	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
-// marshalResult is the JSON of a structured result. A nil slice is [] and a
-// nil map {}, at any depth, as the published output schema says ("array",
-// not ["array", "null"], which some clients reject): the encoding is
-// encoding/json's in every other respect (json/v2 with its v1 options, the
-// implementation encoding/json itself runs on from Go 1.25).
-func marshalResult(v any) ([]byte, error) {
+// marshalResult is the JSON of a structured result: encoding/json's, but
+// that a nil slice is [] (a nil []byte "") and a nil map {}, at any depth,
+// as the published output schema says ("array", not ["array", "null"],
+// which some clients reject). A type with no slice, map or interface to
+// encode is marshaled as it is.
+func (o *Output) marshalResult(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) {
 		return nil, errNilResult
 	}
-	return jsonv2.Marshal(v, resultJSON)
+	return marshalEmpty(o.empty, v)
 }
 
-// resultJSON are the options of marshalResult.
-var resultJSON = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(),
-	jsonv2.FormatNilSliceAsNull(false), jsonv2.FormatNilMapAsNull(false))
-
 func (o *Output) structured(v any) (*mcp.CallToolResult, error) {
-	b, err := marshalResult(v)
+	b, err := o.marshalResult(v)
 	if err != nil {
 		return nil, err
 	}
