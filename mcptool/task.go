@@ -45,57 +45,6 @@ func (r *Registry) progressDetaches(t *tool) bool {
 	return t.task.set.Wait != 0 || r.cfg.tasks.Wait != 0
 }
 
-// taskRuntime is a registry's task machinery.
-type taskRuntime struct {
-	once   sync.Once
-	store  taskstore.Store
-	worker string // this process, as the holder of task leases
-	// forwarding marks the input requests this process is sending to a
-	// client through tasks/result (task ID + NUL + key).
-	forwarding sync.Map
-	now        func() time.Time
-}
-
-func (r *Registry) taskStore() taskstore.Store {
-	tr := &r.tasks
-	tr.once.Do(func() {
-		tr.store = r.cfg.tasks.Store
-		if tr.store == nil {
-			tr.store = taskstore.NewMemory()
-		}
-		tr.worker = rand.Text()
-		if tr.now == nil {
-			tr.now = time.Now
-		}
-	})
-	return tr.store
-}
-
-// clientHasTasks reports whether the request declares the tasks extension:
-// in its _meta on a 2026-07-28 request, else in its session's initialize.
-func clientHasTasks(req interface {
-	ClientCapabilities() *mcp.ClientCapabilities
-}) bool {
-	caps := req.ClientCapabilities()
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[TasksExtension]
-	return ok
-}
-
-// missingTasksCapability is the spec's error for a client that must declare
-// the extension and did not: data.requiredCapabilities names it as the
-// spec says, and data.capability too, where mark3labs/mcp-go's client
-// (v1.2.1) looks for the name.
-func missingTasksCapability() error {
-	return &jsonrpc.Error{
-		Code:    -32021,
-		Message: "Missing required client capability",
-		Data:    json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}},"capability":"` + TasksExtension + `"}`),
-	}
-}
-
 // taskRun is one call that may become, or has become, a task.
 type taskRun struct {
 	reg   *Registry
@@ -375,28 +324,6 @@ func (run *taskRun) finish(ctx context.Context, store taskstore.Store, cs *callS
 		run.reg.cfg.logger.ErrorContext(ctx, "mcptool: task outcome not stored", "tool", run.tool.name, "task", id, "err", uerr)
 	}
 	return true
-}
-
-// updateTask applies change to the stored task with compare-and-set,
-// retrying on conflicts. change returns false to leave the task as it is.
-func (r *Registry) updateTask(ctx context.Context, id string, change func(*taskstore.Task) bool) error {
-	store := r.taskStore()
-	for {
-		t, err := store.Get(ctx, id)
-		if err != nil {
-			return err
-		}
-		if !change(&t) {
-			return nil
-		}
-		t.UpdatedAt = r.tasks.now().UTC()
-		if _, err := store.Update(ctx, t); !errors.Is(err, taskstore.ErrConflict) {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
 }
 
 // status reports progress as the task's status message, and makes a call

@@ -34,24 +34,9 @@ import (
 //   - tasks/cancel makes a task cancelled before it answers and refuses a
 //     task already terminal with -32602.
 const (
-	coreTasksVersion  = "2025-11-25"
-	methodTasksResult = "tasks/result"
-	methodTasksList   = "tasks/list"
 	// coreListPage is how many tasks one tasks/list answer holds.
 	coreListPage = 100
 )
-
-// taskParamKey is where mcptool's transports put the "task" param of a
-// tools/call (liftTaskParam): go-sdk decodes params into a fixed struct
-// and would drop it, but it keeps _meta.
-const taskParamKey = "io.mcpgen/task-param"
-
-// liftTaskParam moves params.task of a tools/call message into
-// params._meta[taskParamKey] (sdkpatch.LiftParam); any other message is
-// returned as it is.
-func liftTaskParam(msg []byte) []byte {
-	return sdkpatch.LiftParam(msg, "tools/call", "task", taskParamKey)
-}
 
 // coreEra reports whether req comes from a session served the core tasks.
 func coreEra(req interface {
@@ -89,97 +74,6 @@ func takeTaskParam(call *mcp.CallToolRequest) (ttl time.Duration, asked bool, er
 		return 0, true, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "params.task.ttl must be a number of milliseconds"}
 	}
 	return ttl, true, nil
-}
-
-// coreCall serves a tools/call of a core session: a task when the client
-// asked for one and the tool allows it, the spec's -32601 when the two
-// disagree; handled is false when the call goes on as usual.
-func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
-	ttl, asked, err := takeTaskParam(call)
-	switch {
-	case err != nil:
-		return nil, true, err
-	case !known:
-		return nil, false, nil // unknown tool: go-sdk's own error
-	case asked && t.task.mode == taskNever:
-		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name))
-	case !asked && t.task.mode == taskRequired:
-		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task (execution.taskSupport is required): call it with params.task", t.name))
-	case !asked:
-		return nil, false, nil
-	}
-	res, err = r.callAsTask(ctx, t, call, &coreCall{ttl: ttl, caller: sessionCaller(ctx, call.Session, call.Extra)})
-	return res, true, err
-}
-
-// coreCall marks a run created by a core session.
-type coreCall struct {
-	ttl    time.Duration // asked for; 0: the tool's
-	caller string        // the task's owner
-}
-
-// coreTask is the Task of the 2025-11-25 wire.
-type coreTask struct {
-	TaskID        string `json:"taskId"`
-	Status        string `json:"status"`
-	StatusMessage string `json:"statusMessage,omitempty"`
-	CreatedAt     string `json:"createdAt"`
-	LastUpdatedAt string `json:"lastUpdatedAt"`
-	TTL           *int64 `json:"ttl"`
-	PollInterval  int64  `json:"pollInterval,omitempty"`
-}
-
-func coreTaskOf(t *taskstore.Task) coreTask {
-	w := wireTask(t)
-	return coreTask{
-		TaskID: w.TaskID, Status: w.Status, StatusMessage: w.StatusMessage,
-		CreatedAt: w.CreatedAt, LastUpdatedAt: w.LastUpdatedAt,
-		TTL: w.TTLMs, PollInterval: w.PollIntervalMs,
-	}
-}
-
-// coreCreated answers a task-augmented tools/call (CreateTaskResult).
-type coreCreated struct {
-	mcp.ResultBase
-	Task coreTask `json:"task"`
-}
-
-// coreTaskResult answers tasks/get and tasks/cancel (a Task).
-type coreTaskResult struct {
-	mcp.ResultBase
-	coreTask
-}
-
-// coreTaskList answers tasks/list.
-type coreTaskList struct {
-	mcp.ResultBase
-	Tasks      []coreTask `json:"tasks"`
-	NextCursor string     `json:"nextCursor,omitempty"`
-}
-
-// rawResult is a stored result answered as it is, with its _meta naming
-// the task.
-type rawResult struct {
-	mcp.ResultBase
-	raw    json.RawMessage
-	taskID string
-}
-
-func (r *rawResult) MarshalJSON() ([]byte, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(r.raw, &m); err != nil || m == nil {
-		return nil, fmt.Errorf("mcptool: stored task result is not an object")
-	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := m["_meta"]; ok {
-		_ = json.Unmarshal(raw, &meta)
-		if meta == nil {
-			meta = map[string]json.RawMessage{}
-		}
-	}
-	meta[relatedTaskKey], _ = json.Marshal(map[string]string{"taskId": r.taskID})
-	m["_meta"], _ = json.Marshal(meta)
-	return json.Marshal(m)
 }
 
 // coreInit adds capabilities.tasks to res, a 2025-11-25 initialize result
@@ -313,22 +207,6 @@ func (r *Registry) coreResult(ctx context.Context, caller string, ss *mcp.Server
 	}
 }
 
-// coreOutcome is what tasks/result answers for a terminal task.
-func coreOutcome(t *taskstore.Task) (mcp.Result, error) {
-	switch {
-	case t.Status == taskstore.Cancelled:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "The task was cancelled."}
-	case len(t.Result) > 0:
-		return &rawResult{raw: t.Result, taskID: t.ID}, nil
-	case len(t.Error) > 0:
-		var je jsonrpc.Error
-		if json.Unmarshal(t.Error, &je) == nil && je.Code != 0 {
-			return nil, &je
-		}
-	}
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task ended without a result"}
-}
-
 // forwardInput sends each input request of t that this process is not
 // already sending to the client of ss, each in its own goroutine, and
 // stores the answer for the worker.
@@ -421,18 +299,4 @@ func (r *Registry) coreList(ctx context.Context, caller, cursor string) (mcp.Res
 		out.Tasks = append(out.Tasks, coreTaskOf(&t))
 	}
 	return out, nil
-}
-
-// isTaskID reports whether s has the form of the task IDs mcptool makes
-// (crypto/rand.Text: 26 characters of base32).
-func isTaskID(s string) bool {
-	if len(s) != 26 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7') {
-			return false
-		}
-	}
-	return true
 }

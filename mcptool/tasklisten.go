@@ -34,9 +34,8 @@ import (
 // result once every watched task is terminal or gone.
 
 const (
-	methodSubscriptionsListen = "subscriptions/listen"
-	notificationSubsAck       = "notifications/subscriptions/acknowledged"
-	notificationTasks         = "notifications/tasks"
+	notificationSubsAck = "notifications/subscriptions/acknowledged"
+	notificationTasks   = "notifications/tasks"
 	// maxListenTasks bounds the task IDs of one listen request.
 	maxListenTasks = 100
 	// listenRetry is how soon a listen reads a task again after the store

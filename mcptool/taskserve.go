@@ -2,21 +2,16 @@ package mcptool
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"time"
+	"fmt"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/mcpgen/mcpgen/mcptool/taskstore"
 )
 
 // The tasks extension's methods (2026-07-28, SEP-2663).
 const (
-	methodTasksGet     = "tasks/get"
-	methodTasksUpdate  = "tasks/update"
-	methodTasksCancel  = "tasks/cancel"
 	codeHeaderMismatch = -32020
 )
 
@@ -46,17 +41,6 @@ func (r *Registry) serveTasks(s *mcp.Server) {
 		}))
 	}
 	s.AddReceivingMiddleware(r.taskMiddleware)
-}
-
-// withTasksCapability declares the extension in the server's capabilities.
-func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
-	cp := *c
-	cp.Extensions = map[string]any{}
-	for k, v := range c.Extensions {
-		cp.Extensions[k] = v
-	}
-	cp.AddExtension(TasksExtension, map[string]any{})
-	return &cp
 }
 
 // taskMiddleware routes tools/call of task tools to callAsTask, serves a
@@ -140,200 +124,44 @@ func (r *Registry) serveExtension(ctx context.Context, method, caller string, p 
 	return r.cancelTask(ctx, caller, p.TaskID)
 }
 
-// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
-type taskParams struct {
-	mcp.ParamsBase
-	TaskID         string                     `json:"taskId"`
-	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
-	Cursor         string                     `json:"cursor,omitempty"` // tasks/list (2025-11-25)
-}
-
-// taskWire is the Task of the protocol.
-type taskWire struct {
-	TaskID         string `json:"taskId"`
-	Status         string `json:"status"`
-	StatusMessage  string `json:"statusMessage,omitempty"`
-	CreatedAt      string `json:"createdAt"`
-	LastUpdatedAt  string `json:"lastUpdatedAt"`
-	TTLMs          *int64 `json:"ttlMs"`
-	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
-}
-
-// createTaskResult answers a tools/call with a task handle.
-type createdTask struct {
-	mcp.ResultBase
-	ResultType string `json:"resultType"`
-	taskWire
-}
-
-// detailedTask answers tasks/get: the task with what its status carries.
-type detailedTask struct {
-	mcp.ResultBase
-	ResultType string `json:"resultType"`
-	taskState
-}
-
-// taskState is a task as tasks/get and notifications/tasks show it: its
-// wire fields, and what its status carries (the input requests, the result
-// or the error).
-type taskState struct {
-	taskWire
-	InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
-	Result        json.RawMessage            `json:"result,omitempty"`
-	Error         json.RawMessage            `json:"error,omitempty"`
-}
-
-func stateOf(t *taskstore.Task) taskState {
-	s := taskState{taskWire: wireTask(t)}
-	switch t.Status {
-	case taskstore.InputRequired:
-		s.InputRequests = t.InputRequests
-	case taskstore.Completed:
-		s.Result = t.Result
-	case taskstore.Failed:
-		s.Error = t.Error
+// coreCall serves a tools/call of a core session: a task when the client
+// asked for one and the tool allows it, the spec's -32601 when the two
+// disagree; handled is false when the call goes on as usual.
+func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
+	ttl, asked, err := takeTaskParam(call)
+	switch {
+	case err != nil:
+		return nil, true, err
+	case !known:
+		return nil, false, nil // unknown tool: go-sdk's own error
+	case asked && t.task.mode == taskNever:
+		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("tool %q does not support task-augmented calls (execution.taskSupport is forbidden)", t.name))
+	case !asked && t.task.mode == taskRequired:
+		return nil, true, sdkpatch.MethodNotFound(fmt.Sprintf("Task augmentation required for tools/call requests: tool %q runs only as a task (execution.taskSupport is required): call it with params.task", t.name))
+	case !asked:
+		return nil, false, nil
 	}
-	return s
+	res, err = r.callAsTask(ctx, t, call, &coreCall{ttl: ttl, caller: sessionCaller(ctx, call.Session, call.Extra)})
+	return res, true, err
 }
 
-// taskAck answers tasks/update and tasks/cancel.
-type taskAck struct {
-	mcp.ResultBase
-	ResultType string `json:"resultType"`
-}
-
-func wireTask(t *taskstore.Task) taskWire {
-	const iso = "2006-01-02T15:04:05.000Z07:00"
-	w := taskWire{
-		TaskID:         t.ID,
-		Status:         string(t.Status),
-		StatusMessage:  t.StatusMessage,
-		CreatedAt:      t.CreatedAt.UTC().Format(iso),
-		LastUpdatedAt:  t.UpdatedAt.UTC().Format(iso),
-		PollIntervalMs: t.PollInterval.Milliseconds(),
+// taskCall answers a tools/call of t (known: the registry has it) that
+// runs as a task: on a core session (coreCall), or a task tool's on a
+// client that declared the tasks extension (callAsTask); handled is false
+// when the call runs as any call.
+func (r *Registry) taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
+	if coreEra(call) {
+		return r.coreCall(ctx, t, known, call)
 	}
-	if !t.ExpiresAt.IsZero() {
-		ms := t.ExpiresAt.Sub(t.CreatedAt).Milliseconds()
-		w.TTLMs = &ms
+	if !known || t.task.mode == taskNever {
+		return nil, false, nil
 	}
-	return w
-}
-
-// relatedTaskKey names the task in the _meta of a CreateTaskResult, for
-// clients that decode tools/call into a fixed CallToolResult (go-sdk's):
-// they find the task ID there.
-const relatedTaskKey = "io.modelcontextprotocol/related-task"
-
-func createTaskResult(t *taskstore.Task) *createdTask {
-	c := &createdTask{ResultType: "task", taskWire: wireTask(t)}
-	c.Meta = mcp.Meta{relatedTaskKey: map[string]any{"taskId": t.ID}}
-	return c
-}
-
-func errTaskNotFound() error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
-}
-
-// loadTask reads a task caller (taskowner.go) may see, failing it first
-// when the process running it stopped renewing its lease.
-func (r *Registry) loadTask(ctx context.Context, caller, id string) (taskstore.Task, error) {
-	store := r.taskStore()
-	if id == "" {
-		return taskstore.Task{}, errTaskNotFound()
-	}
-	t, err := store.Get(ctx, id)
-	if errors.Is(err, taskstore.ErrNotFound) {
-		return t, errTaskNotFound()
-	}
-	if err != nil {
-		r.cfg.logger.ErrorContext(ctx, "mcptool: task store", "task", id, "err", err)
-		return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
-	}
-	if !mayUse(t.Owner, caller) {
-		return taskstore.Task{}, errTaskNotFound()
-	}
-	now := r.tasks.now()
-	if _, ok := r.lapsed(ctx, &t, now); ok {
-		err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
-			msg, ok := r.lapsed(ctx, t, now)
-			if ok {
-				failTask(t, msg)
-			}
-			return ok
-		})
-		if err != nil {
-			return t, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
+	if !clientHasTasks(call) {
+		if t.task.mode == taskRequired {
+			return nil, true, missingTasksCapability()
 		}
-		return r.loadTask(ctx, caller, id)
+		return nil, false, nil
 	}
-	return t, nil
-}
-
-// failTask makes t failed with an internal error: what a task that lost its
-// worker reads.
-func failTask(t *taskstore.Task, msg string) {
-	t.Status, t.StatusMessage = taskstore.Failed, msg
-	t.Error, _ = json.Marshal(&jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: msg})
-	t.InputRequests, t.Answers, t.Worker, t.LeaseUntil = nil, nil, "", time.Time{}
-}
-
-func (r *Registry) getTask(ctx context.Context, caller, id string) (*detailedTask, error) {
-	t, err := r.loadTask(ctx, caller, id)
-	if err != nil {
-		return nil, err
-	}
-	return &detailedTask{ResultType: "complete", taskState: stateOf(&t)}, nil
-}
-
-func (r *Registry) updateTaskInput(ctx context.Context, caller, id string, responses map[string]json.RawMessage) (*taskAck, error) {
-	if _, err := r.loadTask(ctx, caller, id); err != nil {
-		return nil, err
-	}
-	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
-		if t.Status.Terminal() {
-			return false
-		}
-		changed := false
-		for k, v := range responses {
-			if _, ok := t.InputRequests[k]; !ok || len(v) == 0 || string(v) == "null" {
-				continue // not outstanding: ignored, as the spec says
-			}
-			delete(t.InputRequests, k)
-			if t.Answers == nil {
-				t.Answers = map[string]json.RawMessage{}
-			}
-			t.Answers[k] = v
-			changed = true
-		}
-		if changed && len(t.InputRequests) == 0 && t.Status == taskstore.InputRequired {
-			t.Status, t.StatusMessage = taskstore.Working, "Resuming with the input received."
-		}
-		return changed
-	})
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
-	}
-	return &taskAck{ResultType: "complete"}, nil
-}
-
-func (r *Registry) cancelTask(ctx context.Context, caller, id string) (*taskAck, error) {
-	if _, err := r.loadTask(ctx, caller, id); err != nil {
-		return nil, err
-	}
-	err := r.updateTask(ctx, id, func(t *taskstore.Task) bool {
-		if t.Status.Terminal() || t.CancelRequested {
-			return false
-		}
-		t.CancelRequested = true
-		if t.Worker == "" {
-			// Nobody runs it: cancelled at once.
-			t.Status, t.StatusMessage = taskstore.Cancelled, "The task was cancelled."
-			t.InputRequests, t.Answers = nil, nil
-		}
-		return true
-	})
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable"}
-	}
-	return &taskAck{ResultType: "complete"}, nil
+	res, err = r.callAsTask(ctx, t, call, nil)
+	return res, true, err
 }

@@ -34,24 +34,3 @@ func (d *dispatcher) toolCall(ctx context.Context, t *tool, known bool, call *mc
 	}
 	return d.reg.serveCall(ctx, t, call)
 }
-
-// taskCall answers a tools/call of t (known: the registry has it) that
-// runs as a task: on a core session (coreCall), or a task tool's on a
-// client that declared the tasks extension (callAsTask); handled is false
-// when the call runs as any call.
-func (r *Registry) taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
-	if coreEra(call) {
-		return r.coreCall(ctx, t, known, call)
-	}
-	if !known || t.task.mode == taskNever {
-		return nil, false, nil
-	}
-	if !clientHasTasks(call) {
-		if t.task.mode == taskRequired {
-			return nil, true, missingTasksCapability()
-		}
-		return nil, false, nil
-	}
-	res, err = r.callAsTask(ctx, t, call, nil)
-	return res, true, err
-}
