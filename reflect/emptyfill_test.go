@@ -14,6 +14,7 @@ import (
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
@@ -402,6 +403,29 @@ func TestEmptyFillNilMarshaler(t *testing.T) {
 	}
 	if _, panicked, _ := efOracle(v); panicked == nil {
 		t.Log("json/v2 no longer panics on a nil pointer in a json.Marshaler interface")
+	}
+}
+
+// efMarshalTo has json/v2's method only.
+type efMarshalTo struct {
+	L []int `json:"l"`
+}
+
+func (efMarshalTo) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return enc.WriteToken(jsontext.String("v2"))
+}
+
+// TestEmptyFillNoMarshalJSONTo pins a difference from json/v2: its
+// MarshalJSONTo method is not encoding/json's, so it is not called.
+func TestEmptyFillNoMarshalJSONTo(t *testing.T) {
+	v := efMarshalTo{}
+	got, err := marshalEmpty(emptierFor(reflect.TypeFor[efMarshalTo](), false), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := jsonv2.Marshal(v, oracleJSON)
+	if string(got) != `{"l":[]}` || string(old) != `"v2"` {
+		t.Errorf("got %s, json/v2 %s", got, old)
 	}
 }
 
