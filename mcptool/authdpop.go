@@ -1,10 +1,6 @@
 package mcptool
 
 import (
-	"fmt"
-	"net/http"
-	"strings"
-
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
@@ -23,26 +19,4 @@ type challenger interface{ WWWAuthenticate() string }
 // dpopOn reports whether the resource metadata announces DPoP.
 func dpopOn(meta *oauthex.ProtectedResourceMetadata) bool {
 	return meta.DPOPBoundAccessTokensRequired || len(meta.DPOPSigningAlgValuesSupported) > 0
-}
-
-// send answers with code, one WWW-Authenticate field per challenge, each
-// followed by the scope (if any) and the resource metadata's URL.
-func (a *authHTTP) send(w http.ResponseWriter, code int, challenges []string, scope, msg string) {
-	var params []string
-	if scope != "" {
-		params = append(params, fmt.Sprintf("scope=%q", scope))
-	}
-	params = append(params, fmt.Sprintf("resource_metadata=%q", a.metaURL))
-	tail := strings.Join(params, ", ")
-	w.Header().Del("WWW-Authenticate")
-	for _, c := range challenges {
-		c = strings.TrimSpace(c)
-		if strings.Contains(c, " ") {
-			c += ", " + tail
-		} else {
-			c += " " + tail
-		}
-		w.Header().Add("WWW-Authenticate", c)
-	}
-	http.Error(w, msg, code)
 }

@@ -118,7 +118,7 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	}
 	// 4. Confirm: only a valid call by an authorized caller is put to the user.
 	if p.confirm {
-		if o, ok := confirm(ctx, t, args); !ok {
+		if o, ok := confirmCall(ctx, t, args); !ok {
 			return o
 		}
 	}
@@ -158,9 +158,9 @@ func (b bound[In]) call(ctx context.Context, cs *callState, args json.RawMessage
 	}
 }
 
-// confirm asks the user whether the call may run; ok is true when they said
+// confirmCall asks the user whether the call may run; ok is true when they said
 // yes. Otherwise o says why not.
-func confirm(ctx context.Context, t *tool, args json.RawMessage) (o outcome, ok bool) {
+func confirmCall(ctx context.Context, t *tool, args json.RawMessage) (o outcome, ok bool) {
 	label := t.def.Title
 	if label == "" {
 		label = t.name

@@ -44,7 +44,7 @@ const (
 // turn; docs/discovery.md.
 func Discovery(eager ...string) RegistryOption {
 	return registryOption(func(c *registryConfig) {
-		c.discovery = true
+		c.discoveryOn = true
 		c.eager = append(c.eager, eager...)
 	})
 }

@@ -3,13 +3,10 @@ package mcptool
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"sync"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
@@ -108,16 +105,6 @@ type httpHandler struct {
 	sessions map[string]*sessionUse // by Mcp-Session-Id
 }
 
-// sessionUse is what the handler knows of one 2025-era session.
-type sessionUse struct {
-	last   time.Time   // when its latest request started or ended
-	active int         // its requests being served
-	user   string      // the UserID of the token that opened it, as go-sdk binds it
-	evict  bool        // being evicted
-	idle   *time.Timer // closes it after SessionTimeout without a request; nil: never
-	own    sessionOwn  // what mcpgen's own session wire keeps of it (httpsession.go)
-}
-
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	var scanned wire.Body
@@ -191,325 +178,39 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// bodyReader hands a body already read to go-sdk, and lets it go once read.
-type bodyReader struct{ b []byte }
-
-func (r *bodyReader) Read(p []byte) (int, error) {
-	if len(r.b) == 0 {
-		r.b = nil
-		return 0, io.EOF
-	}
-	n := copy(p, r.b)
-	r.b = r.b[n:]
-	return n, nil
+// Handler returns the server's streamable HTTP handler, configured by opts
+// (nil: every default).
+//
+// Requests of the 2026-07-28 revision are served statelessly, as that
+// revision requires; 2025-era clients get sessions (unless
+// [HTTPOptions].Stateless), so tools can elicit and sample through them.
+// On a server built by [Registry.Server], mcpgen answers the registry's
+// tools/call, tools/list and tasks/* itself on both, reading and parsing
+// each body once; everything else is go-sdk's. Requests whose Host is not
+// loopback are refused when the server listens on loopback (DNS-rebinding
+// protection), and cross-origin browser requests are refused unless their
+// origin is trusted ([HTTPOptions].TrustedOrigins). With a
+// [HTTPOptions].TokenVerifier, the registry's tools give the scopes a call
+// needs, refused with 403 before anything decodes its arguments. A call's
+// context is cancelled when its client goes away: when the HTTP request
+// carrying it ends early (the connection dropped) or its session is
+// deleted or evicted.
+//
+// The handler bounds what a client can hold: each body must arrive within
+// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
+// (counted as they arrive), and the 2025-era sessions within MaxSessions.
+// Refused requests (403, 408, 413, 503) are logged with the reason and the
+// remote address, never the body (to [HTTPOptions].Logger). The
+// http.Server serving it should set ReadHeaderTimeout and IdleTimeout, but
+// no ReadTimeout or WriteTimeout shorter than the longest call (they would
+// cut calls and event streams short); see the README's Serving section.
+//
+// Misuse (a trusted origin that is no scheme://host[:port], a TokenVerifier
+// without ResourceMetadata or with incomplete metadata, a server unmounted)
+// is no panic, and is not ignored either: the handler logs the error (to
+// Logger, else slog.Default) when it is built and answers every request
+// with 500, so that a misconfigured server fails on its first request
+// instead of serving without what it was given.
+func (s *Server) Handler(opts *HTTPOptions) http.Handler {
+	return newHTTPHandler(s.reg, s.Server, opts, true)
 }
-
-func (r *bodyReader) Close() error { r.b = nil; return nil }
-
-// envelope is what the handler needs of a POST body to route it to go-sdk:
-// whether it carries calls, and whether it belongs to the 2026-07-28 wire.
-type envelope struct {
-	method string // of a single message
-	name   string // the tool a single tools/call names: Mcp-Name, else params.name
-	args   []byte // its arguments as in the body (a discovery proxy's name its tool)
-	meta   bool   // a single message with per-request protocol metadata
-	task   bool   // a single tools/call with the 2025-11-25 task param
-	calls  bool   // requests (with an id), whose client may go away before their answer
-}
-
-// envelopeOf is what b carries. A message that is not JSON-RPC 2.0
-// carries nothing: go-sdk refuses it whole.
-func envelopeOf(r *http.Request, b *wire.Body) envelope {
-	var env envelope
-	if len(b.Messages) == 1 && !b.Batch && b.Messages[0].Version2() {
-		m := &b.Messages[0]
-		env.method = m.Method
-		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
-		if m.Method == "tools/call" {
-			env.task = m.Param("task") != nil
-			if env.name = r.Header.Get("Mcp-Name"); env.name == "" {
-				// A variable of this branch: taking env's address would
-				// move every request's envelope to the heap.
-				var name string
-				_ = unmarshalString(m.Param("name"), &name)
-				env.name = name
-			}
-			env.args = m.Param("arguments")
-		}
-	}
-	for _, m := range b.Messages {
-		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-			env.calls = true
-			break
-		}
-	}
-	return env
-}
-
-// statelessWire reports whether r belongs to the 2026-07-28 stateless wire:
-// its protocol version header says so, or, without one, its body carries
-// per-request protocol metadata.
-func statelessWire(r *http.Request, env envelope) bool {
-	if r.Header.Get("Mcp-Session-Id") != "" {
-		return false
-	}
-	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
-		return v >= modernVersion || !isKnownVersion(v)
-	}
-	if r.Method != http.MethodPost || env.method == "initialize" {
-		return false
-	}
-	return env.meta || env.method == "server/discover"
-}
-
-func isKnownVersion(v string) bool {
-	for _, s := range mcp.SupportedProtocolVersions() {
-		if s == v {
-			return true
-		}
-	}
-	return false
-}
-
-// serveSession serves a request of session id (b: its scanned body), by
-// mcpgen's own session wire when the dispatcher owns it (httpsession.go),
-// else by go-sdk, and cancels the calls it carried if its client went away
-// before they were answered. While it is served, the session is not idle.
-func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool, b *wire.Body) {
-	if r.Method != http.MethodPost {
-		// A standalone stream (GET) is held open for the session's life:
-		// it is no activity, as for go-sdk's SessionTimeout, or every
-		// session of a client that listens would look busy and MaxSessions
-		// could not tell the idlest.
-		h.stateful.ServeHTTP(w, r)
-		return
-	}
-	h.mu.Lock()
-	s := h.sessions[id]
-	if s != nil && s.evict {
-		// The session is being deleted: go-sdk could still take this
-		// request and end its stream unanswered when the session closes.
-		// Its client is told now, as for a session already gone.
-		h.mu.Unlock()
-		http.Error(w, "session not found", http.StatusNotFound)
-		return
-	}
-	if s != nil {
-		s.active++
-		s.last = time.Now()
-		if s.idle != nil {
-			s.idle.Stop()
-		}
-	}
-	h.mu.Unlock()
-	if s == nil {
-		h.stateful.ServeHTTP(w, r)
-		return
-	}
-	served := false
-	done := func() { // the request is answered: the session is idle again
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		if served {
-			return
-		}
-		served = true
-		s.active--
-		s.last = time.Now()
-		if s.active == 0 && s.idle != nil && !s.evict {
-			s.idle.Reset(h.o.sessionTimeout)
-		}
-	}
-	if !h.serveOwnSession(w, r, s, id, b, done) {
-		h.stateful.ServeHTTP(w, r)
-	}
-	done()
-	if r.Context().Err() != nil && calls && h.reg != nil {
-		// The client went away before its calls were answered: cancel the
-		// ones still running, found by the request go-sdk handed them.
-		if ss := h.session(id); ss != nil {
-			h.reg.calls.cancelCarried(ss, r.Header)
-		}
-	}
-}
-
-// opened registers a new session, and evicts the one idle longest when there
-// are more than MaxSessions.
-func (h *httpHandler) opened(id string, r *http.Request) {
-	h.mu.Lock()
-	s := &sessionUse{last: time.Now()}
-	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
-		s.user = ti.UserID
-	}
-	if t := h.o.sessionTimeout; t > 0 {
-		s.idle = time.AfterFunc(t, func() { h.expire(id, s) })
-	}
-	h.sessions[id] = s
-	var ids []string
-	if h.o.maxSessions > 0 {
-		for len(h.sessions)-h.evicting() > h.o.maxSessions {
-			v := h.idlest(id)
-			if v == "" {
-				break
-			}
-			h.sessions[v].evict = true
-			ids = append(ids, v)
-		}
-	}
-	h.mu.Unlock()
-	for _, v := range ids {
-		go h.evict(v)
-	}
-}
-
-// expire closes session id (s) when its idle timer fires and it is still
-// idle, as go-sdk's SessionTimeout would; its handler then answers its
-// requests with 404.
-func (h *httpHandler) expire(id string, s *sessionUse) {
-	h.mu.Lock()
-	if h.sessions[id] != s || s.evict || s.active > 0 {
-		h.mu.Unlock()
-		return
-	}
-	s.evict = true
-	h.mu.Unlock()
-	h.evict(id)
-}
-
-// evicting counts the sessions being evicted; h.mu is held.
-func (h *httpHandler) evicting() int {
-	n := 0
-	for _, s := range h.sessions {
-		if s.evict {
-			n++
-		}
-	}
-	return n
-}
-
-// idlest returns the session to evict other than the one just opened: one
-// with no request being served if there is one, and of those the one whose
-// last request is oldest. The new session is never the victim: its client
-// has just initialized and would fail at once, and so would every new
-// client while the others are busy. h.mu is held.
-func (h *httpHandler) idlest(opened string) string {
-	var best string
-	var bs *sessionUse
-	for id, s := range h.sessions {
-		if s.evict || id == opened {
-			continue
-		}
-		if bs == nil || (s.active == 0) != (bs.active == 0) && s.active == 0 ||
-			(s.active == 0) == (bs.active == 0) && s.last.Before(bs.last) {
-			best, bs = id, s
-		}
-	}
-	return best
-}
-
-// evict cancels the calls in flight on session id, closes it (go-sdk's
-// handler then answers its requests with 404), and forgets it.
-func (h *httpHandler) evict(id string) {
-	h.ending(id)
-	if ss := h.session(id); ss != nil {
-		done := h.endCalls(ss)
-		_ = ss.Close() // it waits for the calls, cancelled
-		done()
-	}
-	h.forget(id)
-}
-
-// ending tells mcpgen's own session wire that session id is being closed.
-func (h *httpHandler) ending(id string) {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
-	if s != nil {
-		s.own.end()
-	}
-}
-
-// forget drops session id, which go-sdk closed.
-func (h *httpHandler) forget(id string) {
-	h.mu.Lock()
-	if s := h.sessions[id]; s != nil && s.idle != nil {
-		s.idle.Stop()
-	}
-	delete(h.sessions, id)
-	h.mu.Unlock()
-}
-
-// endCalls cancels the calls in flight on ss and those that start until
-// done is called, as ss is being closed (sessionCalls); without a
-// registry, nothing.
-func (h *httpHandler) endCalls(ss *mcp.ServerSession) (done func()) {
-	if h.reg == nil {
-		return func() {}
-	}
-	return h.reg.calls.endCalls(ss)
-}
-
-// ownedBy reports whether the session id is r's user's, as go-sdk checks
-// before it deletes a session: opened without a token's UserID, or with
-// r's.
-func (h *httpHandler) ownedBy(id string, r *http.Request) bool {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
-	if s == nil {
-		return false
-	}
-	if s.user == "" {
-		return true
-	}
-	ti := auth.TokenInfoFromContext(r.Context())
-	return ti != nil && ti.UserID == s.user
-}
-
-// session returns go-sdk's session id of srv, or nil when there is none
-// (it closed).
-func (h *httpHandler) session(id string) *mcp.ServerSession {
-	for ss := range h.srv.Sessions() {
-		if ss.ID() == id {
-			return ss
-		}
-	}
-	return nil
-}
-
-// statusWriter records the status code of a response, and calls before
-// (when set) once, just before the header is sent.
-type statusWriter struct {
-	http.ResponseWriter
-	before func()
-	once   sync.Once
-	code   int
-}
-
-func (w *statusWriter) header(code int) {
-	w.once.Do(func() {
-		w.code = code
-		if w.before != nil {
-			w.before()
-		}
-	})
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.header(code)
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *statusWriter) Write(p []byte) (int, error) {
-	w.header(http.StatusOK)
-	return w.ResponseWriter.Write(p)
-}
-
-// Flush sends the header too: http.ResponseController would otherwise
-// flush the writer underneath, past before.
-func (w *statusWriter) Flush() {
-	w.header(http.StatusOK)
-	_ = http.NewResponseController(w.ResponseWriter).Flush()
-}
-
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -9,9 +9,10 @@ import (
 	"sync"
 	"time"
 
-	syncsem "golang.org/x/sync/semaphore"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
+	syncsem "golang.org/x/sync/semaphore"
 )
 
 // uncountedBody is the largest body (with a Content-Length) that
@@ -99,7 +100,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		cancel()
 		if err != nil {
 			if r.Context().Err() == nil {
-				busy(w)
+				refuseBusy(w)
 			}
 			return nil, wire.Body{}, bodyHold{}, false
 		}
@@ -146,7 +147,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 				if err != nil {
 					hold.release()
 					if r.Context().Err() == nil {
-						busy(w)
+						refuseBusy(w)
 					}
 					return nil, wire.Body{}, bodyHold{}, false
 				}
@@ -177,7 +178,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		case errors.As(err, &mbe):
 			refuse(w, http.StatusRequestEntityTooLarge, "request body too large", "body larger than MaxRequestBodyBytes")
 		case errors.Is(err, os.ErrDeadlineExceeded) && waited:
-			busy(w)
+			refuseBusy(w)
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			refuse(w, http.StatusRequestTimeout, "request body not received in time", "body not received within BodyReadTimeout")
 		default:
@@ -216,7 +217,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		if err != nil {
 			hold.release()
 			if r.Context().Err() == nil {
-				busy(w)
+				refuseBusy(w)
 			}
 			return nil, wire.Body{}, bodyHold{}, false
 		}
@@ -373,9 +374,57 @@ func acquireBody(ctx context.Context, sem *syncsem.Weighted, n int64) error {
 	return sem.Acquire(ctx, n)
 }
 
-// busy refuses a body that found no room in MaxBodyBytesInFlight in time.
-func busy(w http.ResponseWriter) {
-	w.Header().Set("Connection", "close")
-	w.Header().Set("Retry-After", "1")
-	refuse(w, http.StatusServiceUnavailable, "server busy: too many request bodies in flight", "MaxBodyBytesInFlight reached")
+// bodyReader hands a body already read to go-sdk, and lets it go once read.
+type bodyReader struct{ b []byte }
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *bodyReader) Close() error { r.b = nil; return nil }
+
+// envelope is what the handler needs of a POST body to route it to go-sdk:
+// whether it carries calls, and whether it belongs to the 2026-07-28 wire.
+type envelope struct {
+	method string // of a single message
+	name   string // the tool a single tools/call names: Mcp-Name, else params.name
+	args   []byte // its arguments as in the body (a discovery proxy's name its tool)
+	meta   bool   // a single message with per-request protocol metadata
+	task   bool   // a single tools/call with the 2025-11-25 task param
+	calls  bool   // requests (with an id), whose client may go away before their answer
+}
+
+// envelopeOf is what b carries. A message that is not JSON-RPC 2.0
+// carries nothing: go-sdk refuses it whole.
+func envelopeOf(r *http.Request, b *wire.Body) envelope {
+	var env envelope
+	if len(b.Messages) == 1 && !b.Batch && b.Messages[0].Version2() {
+		m := &b.Messages[0]
+		env.method = m.Method
+		env.meta = m.MetaValue(mcp.MetaKeyProtocolVersion) != nil
+		if m.Method == "tools/call" {
+			env.task = m.Param("task") != nil
+			if env.name = r.Header.Get("Mcp-Name"); env.name == "" {
+				// A variable of this branch: taking env's address would
+				// move every request's envelope to the heap.
+				var name string
+				_ = unmarshalString(m.Param("name"), &name)
+				env.name = name
+			}
+			env.args = m.Param("arguments")
+		}
+	}
+	for _, m := range b.Messages {
+		if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			env.calls = true
+			break
+		}
+	}
+	return env
 }

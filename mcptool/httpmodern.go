@@ -3,16 +3,12 @@
 package mcptool
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"mime"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -36,7 +32,7 @@ import (
 //	read       httpHandler.readBody (httpbody.go): the body, once
 //	scan       wire.Scan, in readBody: one pass; the envelope, params and _meta as raw
 //	           sub-slices of the body
-//	authorize  authHTTP.permit (auth.go), for every tools/call (ServeHTTP),
+//	authorize  authHTTP.permit (authhttp.go), for every tools/call (ServeHTTP),
 //	           before anything decodes the arguments
 //	check      owns: the request is one this path answers exactly as go-sdk
 //	           would; anything else (errors included) goes to go-sdk
@@ -184,85 +180,6 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 	return msg, true
 }
 
-// capsDecode reports whether raw decodes to the client's capabilities as
-// go-sdk decodes them, not null.
-func capsDecode(raw json.RawMessage) bool {
-	if string(raw) == "{}" {
-		return true // none: the common case, without decoding
-	}
-	var caps *struct { // as go-sdk decodes them
-		mcp.ClientCapabilities
-		Roots *mcp.RootCapabilities `json:"roots,omitempty"`
-	}
-	return json.Unmarshal(raw, &caps) == nil && caps != nil
-}
-
-// infoDecodes reports whether the client's identity in _meta (v as
-// decoded into meta, raw as in the body) decodes to an *mcp.Implementation
-// as go-sdk decodes it.
-func infoDecodes(v any, raw json.RawMessage) bool {
-	if o, ok := v.(map[string]any); ok {
-		plain := true
-		for k, x := range o {
-			if _, ok := x.(string); !ok || strings.EqualFold(k, "icons") {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			return true // strings into its string fields: the common case
-		}
-	}
-	var info *mcp.Implementation
-	return json.Unmarshal(raw, &info) == nil
-}
-
-// jsonStringIs reports whether raw is the JSON string s.
-func jsonStringIs(raw json.RawMessage, s string) bool {
-	if len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s {
-		return true // no escapes: the common case, without decoding
-	}
-	var v string
-	return json.Unmarshal(raw, &v) == nil && v == s
-}
-
-// sdkMaxDepth is the nesting go-sdk v1.8.0 refuses a body beyond, as
-// malformed (its internal/json's defaultMaxDepth).
-const sdkMaxDepth = 1000
-
-// jsonContent reports whether a request's Content-Type is JSON, as
-// go-sdk's handler requires of a POST.
-func jsonContent(hd http.Header) bool {
-	ct := hd.Get("Content-Type")
-	if ct == "application/json" {
-		return true // the common case, without parsing
-	}
-	ct, _, err := mime.ParseMediaType(ct)
-	return err == nil && ct == "application/json"
-}
-
-// acceptsBoth reports whether an Accept header takes both JSON and SSE, as
-// go-sdk's handler requires.
-func acceptsBoth(values []string) bool {
-	jsonOK, streamOK := false, false
-	for _, value := range values {
-		for more := true; more; {
-			var raw string
-			raw, value, more = strings.Cut(value, ",")
-			base, _, _ := strings.Cut(strings.TrimSpace(raw), ";")
-			switch strings.ToLower(strings.TrimSpace(base)) {
-			case "application/json", "application/*":
-				jsonOK = true
-			case "text/event-stream", "text/*":
-				streamOK = true
-			case "*/*":
-				jsonOK, streamOK = true, true
-			}
-		}
-	}
-	return jsonOK && streamOK
-}
-
 // request decodes msg's params into the go-sdk request its method takes,
 // each member from its slice of the body (a tools/call's into f, with
 // the tool it names, found once: f.tool). ok is
@@ -339,71 +256,6 @@ func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
 	return &mcp.ServerRequest[*taskParams]{Params: p, Extra: extra}, true
 }
 
-// metaOf is params' _meta decoded as encoding/json decodes it into an
-// mcp.Meta: built from the members the scan captured when params has one
-// _meta object, each member's value decoded once.
-func metaOf(msg *wire.Message) (mcp.Meta, bool) {
-	n := 0
-	var raw json.RawMessage
-	for _, p := range msg.Params {
-		if p.Key == "_meta" {
-			n++
-			raw = p.Value
-		}
-	}
-	switch {
-	case n == 0 || (n == 1 && string(raw) == "null"):
-		return nil, true
-	case n == 1 && raw[0] == '{':
-		meta := make(mcp.Meta, len(msg.Meta))
-		for _, mb := range msg.Meta {
-			v, ok := wire.Decode(mb.Value)
-			if !ok {
-				return nil, false
-			}
-			meta[mb.Key] = v
-		}
-		return meta, true
-	}
-	var meta mcp.Meta // repeated: each decoded into the same map, as encoding/json does
-	for _, p := range msg.Params {
-		if p.Key == "_meta" && json.Unmarshal(p.Value, &meta) != nil {
-			return nil, false
-		}
-	}
-	return meta, true
-}
-
-// unmarshalString decodes the JSON string raw into s, as json.Unmarshal
-// does, without its machinery when raw needs no unescaping.
-func unmarshalString(raw json.RawMessage, s *string) error {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && plainASCII(raw[1:len(raw)-1]) {
-		*s = string(raw[1 : len(raw)-1])
-		return nil
-	}
-	return json.Unmarshal(raw, s)
-}
-
-// plainASCII reports whether b, the inside of a JSON string, is its text.
-func plainASCII(b []byte) bool {
-	for _, c := range b {
-		if c == '\\' || c == '"' || c < 0x20 || c >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// messageID is the request's id as go-sdk decodes it.
-func messageID(raw json.RawMessage) (jsonrpc.ID, bool) {
-	v, ok := wire.Decode(raw)
-	if !ok && json.Unmarshal(raw, &v) != nil {
-		return jsonrpc.ID{}, false
-	}
-	id, err := jsonrpc.MakeID(v)
-	return id, err == nil && id.IsValid()
-}
-
 // sseWriter writes one request's answer as go-sdk's stateless handler
 // does: notifications and the response as SSE events, or an error whose
 // code SEP-2575 maps to a status as a plain JSON body with that status.
@@ -415,14 +267,6 @@ type sseWriter struct {
 	started  bool
 	done     bool
 }
-
-// The headers of go-sdk's event streams, shared by every response (net/http
-// only reads them).
-var (
-	noCache     = []string{"no-cache, no-transform"}
-	eventStream = []string{"text/event-stream"}
-	keepAlive   = []string{"keep-alive"}
-)
 
 func (s *sseWriter) headers() {
 	if s.started {
@@ -503,119 +347,6 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 	_ = s.event(data)
 }
 
-// encoder encodes a response into its buffer; a handler's encoders are
-// reused (modern.encoders), each by one response at a time.
-type encoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-func newEncoder() *encoder {
-	e := &encoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}
-
-// put returns e to pool for reuse, unless a large response grew its
-// buffer.
-func (e *encoder) put(pool *sync.Pool) {
-	if e.buf.Cap() > 64<<10 {
-		return
-	}
-	e.buf.Reset()
-	pool.Put(e)
-}
-
-// encode appends v, as go-sdk encodes values on the wire.
-func (e *encoder) encode(v any) error {
-	if err := e.enc.Encode(v); err != nil {
-		return err
-	}
-	e.buf.Truncate(e.buf.Len() - 1) // Encode's newline
-	return nil
-}
-
-// response encodes the response to id carrying res, as
-// jsonrpc.EncodeMessage would, encoding res once: a tools/call result
-// without _meta gets the server's identity (info) written in, the first
-// member as go-sdk's encoding of the result puts it, instead of set in a
-// map; any other result gets impl set in its _meta.
-func (e *encoder) response(id jsonrpc.ID, res mcp.Result, impl *mcp.Implementation, info []byte) error {
-	e.buf.WriteString(`{"jsonrpc":"2.0","id":`)
-	switch v := id.Raw().(type) {
-	case int64:
-		e.buf.Write(strconv.AppendInt(e.buf.AvailableBuffer(), v, 10))
-	default:
-		if err := e.encode(v); err != nil {
-			return err
-		}
-	}
-	e.buf.WriteString(`,"result":`)
-	call, splice := res.(*mcp.CallToolResult)
-	splice = splice && call != nil && call.Meta == nil && info != nil
-	if !splice && impl != nil {
-		meta := res.GetMeta()
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
-			meta[mcp.MetaKeyServerInfo] = impl
-			res.SetMeta(meta)
-		}
-	}
-	start := e.buf.Len()
-	if err := e.encode(res); err != nil {
-		return err
-	}
-	if splice {
-		// {X} becomes {"_meta":{…},X}: the member is appended, then
-		// rotated to the front of X}.
-		rest := e.buf.Len() - start - 1 // X}
-		e.buf.Write(info)
-		if rest > 1 {
-			e.buf.WriteByte(',')
-		}
-		b := e.buf.Bytes()[start+1:]
-		slices.Reverse(b[:rest])
-		slices.Reverse(b[rest:])
-		slices.Reverse(b)
-	}
-	e.buf.WriteByte('}')
-	return nil
-}
-
-// errorStatus is the HTTP status SEP-2575 gives a JSON-RPC error on the
-// 2026-07-28 wire, 0 for an error that travels as any response.
-func errorStatus(err error) int {
-	if err == nil {
-		return 0
-	}
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) {
-		return 0
-	}
-	switch je.Code {
-	case jsonrpc.CodeMethodNotFound:
-		return http.StatusNotFound
-	case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
-		return http.StatusBadRequest
-	}
-	return 0
-}
-
-// marshalWire encodes v as go-sdk puts values on the wire: without HTML
-// escaping.
-func marshalWire(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
 // streamPeer is the client end of a tools/call on this path: progress
 // notifications go out on the request's stream before its response;
 // input is asked with input-required results (the call path does that for
@@ -639,4 +370,29 @@ func (p *streamPeer) LogHandler(context.Context, string) slog.Handler { return n
 
 func (p *streamPeer) Ask(context.Context, mcp.InputRequest) (mcp.InputResponse, error) {
 	return nil, ErrInputUnsupported
+}
+
+// statelessWire reports whether r belongs to the 2026-07-28 stateless wire:
+// its protocol version header says so, or, without one, its body carries
+// per-request protocol metadata.
+func statelessWire(r *http.Request, env envelope) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+		return v >= modernVersion || !isKnownVersion(v)
+	}
+	if r.Method != http.MethodPost || env.method == "initialize" {
+		return false
+	}
+	return env.meta || env.method == "server/discover"
+}
+
+func isKnownVersion(v string) bool {
+	for _, s := range mcp.SupportedProtocolVersions() {
+		if s == v {
+			return true
+		}
+	}
+	return false
 }

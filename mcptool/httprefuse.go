@@ -3,6 +3,7 @@ package mcptool
 import (
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -69,4 +70,48 @@ func refuseParse(w http.ResponseWriter, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(errorMessage(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()))
+}
+
+// statusWriter records the status code of a response, and calls before
+// (when set) once, just before the header is sent.
+type statusWriter struct {
+	http.ResponseWriter
+	before func()
+	once   sync.Once
+	code   int
+}
+
+func (w *statusWriter) header(code int) {
+	w.once.Do(func() {
+		w.code = code
+		if w.before != nil {
+			w.before()
+		}
+	})
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.header(code)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	w.header(http.StatusOK)
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush sends the header too: http.ResponseController would otherwise
+// flush the writer underneath, past before.
+func (w *statusWriter) Flush() {
+	w.header(http.StatusOK)
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// refuseBusy refuses a body that found no room in MaxBodyBytesInFlight in time.
+func refuseBusy(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	w.Header().Set("Retry-After", "1")
+	refuse(w, http.StatusServiceUnavailable, "server busy: too many request bodies in flight", "MaxBodyBytesInFlight reached")
 }

@@ -37,8 +37,8 @@ import (
 // One POST, in the order the code runs it:
 //
 //	read       httpHandler.readBody (httpbody.go): the body, once, scanned
-//	authorize  authHTTP.permit (auth.go), for every tools/call
-//	session    serveSession (http.go): known, not being evicted, its idle
+//	authorize  authHTTP.permit (authhttp.go), for every tools/call
+//	session    serveSession (below): known, not being evicted, its idle
 //	           timer stopped while the request is served
 //	answer     a client's answer to a request of this wire's own (answers)
 //	           is delivered here: 202, as go-sdk answers a body of responses
@@ -159,19 +159,6 @@ func (h *httpHandler) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
 	return true
 }
 
-// writeJSONRPCError writes err as go-sdk's handler writes an error it
-// answers with a status of its own.
-func writeJSONRPCError(w http.ResponseWriter, status int, id jsonrpc.ID, err *jsonrpc.Error) {
-	data, eerr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: err})
-	if eerr != nil {
-		http.Error(w, "cannot encode the response", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
-}
-
 // answer delivers msg, the client's answer to a request sent on a stream
 // of this wire, and answers its POST with 202 as go-sdk does; a response
 // to anything else is go-sdk's.
@@ -242,7 +229,7 @@ func (s *sessionStream) open(ctx context.Context, version string) error {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if !s.done {
-				flush(s.w)
+				flushStream(s.w)
 			}
 		})
 	}
@@ -253,7 +240,7 @@ func (s *sessionStream) open(ctx context.Context, version string) error {
 func (s *sessionStream) write(name string, data []byte) {
 	s.stopPrime()
 	s.event(name, data)
-	flush(s.w)
+	flushStream(s.w)
 }
 
 // stopPrime stops the timer that flushes the priming event; s.mu is held.
@@ -264,8 +251,8 @@ func (s *sessionStream) stopPrime() {
 	}
 }
 
-// flush sends what w holds to the client.
-func flush(w http.ResponseWriter) {
+// flushStream sends what w holds to the client.
+func flushStream(w http.ResponseWriter) {
 	if f, ok := w.(http.Flusher); ok {
 		f.Flush()
 		return
@@ -424,3 +411,219 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 
 // errRejected is the error of a request that could not be sent.
 var errRejected = errors.New("rejected")
+
+// sessionUse is what the handler knows of one 2025-era session.
+type sessionUse struct {
+	last   time.Time   // when its latest request started or ended
+	active int         // its requests being served
+	user   string      // the UserID of the token that opened it, as go-sdk binds it
+	evict  bool        // being evicted
+	idle   *time.Timer // closes it after SessionTimeout without a request; nil: never
+	own    sessionOwn  // what mcpgen's own session wire keeps of it (httpsession.go)
+}
+
+// serveSession serves a request of session id (b: its scanned body), by
+// mcpgen's own session wire when the dispatcher owns it (httpsession.go),
+// else by go-sdk, and cancels the calls it carried if its client went away
+// before they were answered. While it is served, the session is not idle.
+func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool, b *wire.Body) {
+	if r.Method != http.MethodPost {
+		// A standalone stream (GET) is held open for the session's life:
+		// it is no activity, as for go-sdk's SessionTimeout, or every
+		// session of a client that listens would look busy and MaxSessions
+		// could not tell the idlest.
+		h.stateful.ServeHTTP(w, r)
+		return
+	}
+	h.mu.Lock()
+	s := h.sessions[id]
+	if s != nil && s.evict {
+		// The session is being deleted: go-sdk could still take this
+		// request and end its stream unanswered when the session closes.
+		// Its client is told now, as for a session already gone.
+		h.mu.Unlock()
+		http.Error(w, "session not found", http.StatusNotFound)
+		return
+	}
+	if s != nil {
+		s.active++
+		s.last = time.Now()
+		if s.idle != nil {
+			s.idle.Stop()
+		}
+	}
+	h.mu.Unlock()
+	if s == nil {
+		h.stateful.ServeHTTP(w, r)
+		return
+	}
+	served := false
+	done := func() { // the request is answered: the session is idle again
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if served {
+			return
+		}
+		served = true
+		s.active--
+		s.last = time.Now()
+		if s.active == 0 && s.idle != nil && !s.evict {
+			s.idle.Reset(h.o.sessionTimeout)
+		}
+	}
+	if !h.serveOwnSession(w, r, s, id, b, done) {
+		h.stateful.ServeHTTP(w, r)
+	}
+	done()
+	if r.Context().Err() != nil && calls && h.reg != nil {
+		// The client went away before its calls were answered: cancel the
+		// ones still running, found by the request go-sdk handed them.
+		if ss := h.session(id); ss != nil {
+			h.reg.calls.cancelCarried(ss, r.Header)
+		}
+	}
+}
+
+// opened registers a new session, and evicts the one idle longest when there
+// are more than MaxSessions.
+func (h *httpHandler) opened(id string, r *http.Request) {
+	h.mu.Lock()
+	s := &sessionUse{last: time.Now()}
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		s.user = ti.UserID
+	}
+	if t := h.o.sessionTimeout; t > 0 {
+		s.idle = time.AfterFunc(t, func() { h.expire(id, s) })
+	}
+	h.sessions[id] = s
+	var ids []string
+	if h.o.maxSessions > 0 {
+		for len(h.sessions)-h.evicting() > h.o.maxSessions {
+			v := h.idlest(id)
+			if v == "" {
+				break
+			}
+			h.sessions[v].evict = true
+			ids = append(ids, v)
+		}
+	}
+	h.mu.Unlock()
+	for _, v := range ids {
+		go h.evict(v)
+	}
+}
+
+// expire closes session id (s) when its idle timer fires and it is still
+// idle, as go-sdk's SessionTimeout would; its handler then answers its
+// requests with 404.
+func (h *httpHandler) expire(id string, s *sessionUse) {
+	h.mu.Lock()
+	if h.sessions[id] != s || s.evict || s.active > 0 {
+		h.mu.Unlock()
+		return
+	}
+	s.evict = true
+	h.mu.Unlock()
+	h.evict(id)
+}
+
+// evicting counts the sessions being evicted; h.mu is held.
+func (h *httpHandler) evicting() int {
+	n := 0
+	for _, s := range h.sessions {
+		if s.evict {
+			n++
+		}
+	}
+	return n
+}
+
+// idlest returns the session to evict other than the one just opened: one
+// with no request being served if there is one, and of those the one whose
+// last request is oldest. The new session is never the victim: its client
+// has just initialized and would fail at once, and so would every new
+// client while the others are busy. h.mu is held.
+func (h *httpHandler) idlest(opened string) string {
+	var best string
+	var bs *sessionUse
+	for id, s := range h.sessions {
+		if s.evict || id == opened {
+			continue
+		}
+		if bs == nil || (s.active == 0) != (bs.active == 0) && s.active == 0 ||
+			(s.active == 0) == (bs.active == 0) && s.last.Before(bs.last) {
+			best, bs = id, s
+		}
+	}
+	return best
+}
+
+// evict cancels the calls in flight on session id, closes it (go-sdk's
+// handler then answers its requests with 404), and forgets it.
+func (h *httpHandler) evict(id string) {
+	h.ending(id)
+	if ss := h.session(id); ss != nil {
+		done := h.endCalls(ss)
+		_ = ss.Close() // it waits for the calls, cancelled
+		done()
+	}
+	h.forget(id)
+}
+
+// ending tells mcpgen's own session wire that session id is being closed.
+func (h *httpHandler) ending(id string) {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s != nil {
+		s.own.end()
+	}
+}
+
+// forget drops session id, which go-sdk closed.
+func (h *httpHandler) forget(id string) {
+	h.mu.Lock()
+	if s := h.sessions[id]; s != nil && s.idle != nil {
+		s.idle.Stop()
+	}
+	delete(h.sessions, id)
+	h.mu.Unlock()
+}
+
+// endCalls cancels the calls in flight on ss and those that start until
+// done is called, as ss is being closed (sessionCalls); without a
+// registry, nothing.
+func (h *httpHandler) endCalls(ss *mcp.ServerSession) (done func()) {
+	if h.reg == nil {
+		return func() {}
+	}
+	return h.reg.calls.endCalls(ss)
+}
+
+// ownedBy reports whether the session id is r's user's, as go-sdk checks
+// before it deletes a session: opened without a token's UserID, or with
+// r's.
+func (h *httpHandler) ownedBy(id string, r *http.Request) bool {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	if s.user == "" {
+		return true
+	}
+	ti := auth.TokenInfoFromContext(r.Context())
+	return ti != nil && ti.UserID == s.user
+}
+
+// session returns go-sdk's session id of srv, or nil when there is none
+// (it closed).
+func (h *httpHandler) session(id string) *mcp.ServerSession {
+	for ss := range h.srv.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nil
+}

@@ -60,10 +60,10 @@ type registryConfig struct {
 	spent         cluster.SpentStore
 	tasks         TaskSettings
 	types         []mcpreflect.TypeHandler
-	listAll       bool                                                 // ListAllTools (auth.go)
+	listAll       bool                                                 // ListAllTools (policy.go)
 	listTTL       time.Duration                                        // ListTTL (listcache.go)
 	group         string                                               // Group: the default group (discovery.go)
-	discovery     bool                                                 // Discovery
+	discoveryOn   bool                                                 // Discovery
 	eager         []string                                             // Discovery: the tools always listed, by name
 	embed         func(context.Context, []string) ([][]float32, error) // SearchEmbedder (semantic.go)
 }
@@ -77,11 +77,11 @@ type registryOption func(*registryConfig)
 func (f registryOption) applyRegistry(c *registryConfig) { f(c) }
 
 type sharedOption struct {
-	tool func(*toolConfig)
-	reg  func(*registryConfig)
+	toolOpt func(*toolConfig)
+	reg     func(*registryConfig)
 }
 
-func (o sharedOption) applyTool(c *toolConfig)         { o.tool(c) }
+func (o sharedOption) applyTool(c *toolConfig)         { o.toolOpt(c) }
 func (o sharedOption) applyRegistry(c *registryConfig) { o.reg(c) }
 
 // Description sets the tool's description: what it does, when to use it, and
@@ -98,8 +98,8 @@ func Description(text string) Option {
 // registry it is the default for every tool.
 func NoDescription() SharedOption {
 	return sharedOption{
-		tool: func(c *toolConfig) { c.noDescription = true },
-		reg:  func(c *registryConfig) { c.noDescription = true },
+		toolOpt: func(c *toolConfig) { c.noDescription = true },
+		reg:     func(c *registryConfig) { c.noDescription = true },
 	}
 }
 
@@ -144,8 +144,8 @@ func OpenWorld(v bool) Option {
 // $defs. On a registry it is the default for every tool.
 func KeepDefs() SharedOption {
 	return sharedOption{
-		tool: func(c *toolConfig) { t := true; c.keepDefs = &t },
-		reg:  func(c *registryConfig) { c.keepDefs = true },
+		toolOpt: func(c *toolConfig) { t := true; c.keepDefs = &t },
+		reg:     func(c *registryConfig) { c.keepDefs = true },
 	}
 }
 
@@ -154,8 +154,8 @@ func KeepDefs() SharedOption {
 // the default for every tool.
 func DeclareDialect() SharedOption {
 	return sharedOption{
-		tool: func(c *toolConfig) { t := true; c.dialect = &t },
-		reg:  func(c *registryConfig) { c.dialect = true },
+		toolOpt: func(c *toolConfig) { t := true; c.dialect = &t },
+		reg:     func(c *registryConfig) { c.dialect = true },
 	}
 }
 
@@ -250,8 +250,8 @@ func View(v *view.View) Option {
 // A-Z, a-z, 0-9, '_', '-', '.' and '/'.
 func Group(name string) SharedOption {
 	return sharedOption{
-		tool: func(c *toolConfig) { c.ann.Group = name },
-		reg:  func(c *registryConfig) { c.group = name },
+		toolOpt: func(c *toolConfig) { c.ann.Group = name },
+		reg:     func(c *registryConfig) { c.group = name },
 	}
 }
 

@@ -29,7 +29,7 @@ type Registry struct {
 	snap    atomic.Pointer[toolSet] // the sorted snapshot; nil after a change
 	subs    map[uint64]func(added []*tool, removed []string)
 	nextSub uint64
-	mounts  map[*mount]struct{} // the servers following the registry (server.go); guarded by mu
+	mounts  map[*mount]struct{} // the servers following the registry (mount.go); guarded by mu
 	tasks   taskRuntime
 	calls   sessionCalls // the requests in flight on its sessions (sessioncalls.go)
 	disc    *discovery   // the discovery tools; nil unless Discovery (discovery.go)
@@ -127,7 +127,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 			misuse = append(misuse, fmt.Errorf("Group: %w", err))
 		}
 	}
-	if r.cfg.discovery && len(misuse) == 0 {
+	if r.cfg.discoveryOn && len(misuse) == 0 {
 		d, err := r.newDiscovery()
 		if err != nil {
 			misuse = append(misuse, fmt.Errorf("Discovery: %w", err))

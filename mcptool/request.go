@@ -7,7 +7,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
@@ -138,28 +137,4 @@ func (d *dispatcher) sessionRequest(msg *wire.Message, ss *mcp.ServerSession, ex
 	}
 	f.call = mcp.CallToolRequest{Session: ss, Params: p, Extra: extra}
 	return &f.call, t, id, true
-}
-
-// encodeResponse appends to e the response to id as go-sdk's session
-// encodes it: res, or err. With codes, an error go-sdk would send with
-// code 0 gets a JSON-RPC code, as StdioTransport gives go-sdk's own
-// responses (sdkpatch.ResponseCode).
-func encodeResponse(e *encoder, id jsonrpc.ID, res mcp.Result, err error, codes bool) error {
-	if err == nil && res != nil {
-		if e.response(id, res, nil, nil) == nil {
-			return nil
-		}
-		e.buf.Reset()
-		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the result"}
-	}
-	resp := &jsonrpc.Response{ID: id, Error: err}
-	if codes {
-		resp = sdkpatch.ResponseCode(resp)
-	}
-	data, eerr := jsonrpc.EncodeMessage(resp)
-	if eerr != nil {
-		return eerr
-	}
-	e.buf.Write(data)
-	return nil
 }

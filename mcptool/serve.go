@@ -1,8 +1,9 @@
+//lint:file-ignore SA1019 logging is deprecated by the 2026-07-28 revision (SEP-2577) but remains in the protocol, and mcpgen supports it in both eras; ServerOptions.HasResources is go-sdk's older way to declare resources, still honoured.
+
 package mcptool
 
 import (
-	"context"
-	"net/http"
+	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,92 +23,6 @@ type Server struct {
 	m   *mount
 }
 
-// Handler returns the server's streamable HTTP handler, configured by opts
-// (nil: every default).
-//
-// Requests of the 2026-07-28 revision are served statelessly, as that
-// revision requires; 2025-era clients get sessions (unless
-// [HTTPOptions].Stateless), so tools can elicit and sample through them.
-// On a server built by [Registry.Server], mcpgen answers the registry's
-// tools/call, tools/list and tasks/* itself on both, reading and parsing
-// each body once; everything else is go-sdk's. Requests whose Host is not
-// loopback are refused when the server listens on loopback (DNS-rebinding
-// protection), and cross-origin browser requests are refused unless their
-// origin is trusted ([HTTPOptions].TrustedOrigins). With a
-// [HTTPOptions].TokenVerifier, the registry's tools give the scopes a call
-// needs, refused with 403 before anything decodes its arguments. A call's
-// context is cancelled when its client goes away: when the HTTP request
-// carrying it ends early (the connection dropped) or its session is
-// deleted or evicted.
-//
-// The handler bounds what a client can hold: each body must arrive within
-// BodyReadTimeout, the bodies served at once within MaxBodyBytesInFlight
-// (counted as they arrive), and the 2025-era sessions within MaxSessions.
-// Refused requests (403, 408, 413, 503) are logged with the reason and the
-// remote address, never the body (to [HTTPOptions].Logger). The
-// http.Server serving it should set ReadHeaderTimeout and IdleTimeout, but
-// no ReadTimeout or WriteTimeout shorter than the longest call (they would
-// cut calls and event streams short); see the README's Serving section.
-//
-// Misuse (a trusted origin that is no scheme://host[:port], a TokenVerifier
-// without ResourceMetadata or with incomplete metadata, a server unmounted)
-// is no panic, and is not ignored either: the handler logs the error (to
-// Logger, else slog.Default) when it is built and answers every request
-// with 500, so that a misconfigured server fails on its first request
-// instead of serving without what it was given.
-func (s *Server) Handler(opts *HTTPOptions) http.Handler {
-	return newHTTPHandler(s.reg, s.Server, opts, true)
-}
-
-// Run serves one session over t until the client ends it or ctx is done,
-// as [mcp.Server.Run] does. Over a [StdioTransport], the registry's
-// tools/call and tools/list are answered by mcpgen from the line it read.
-func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	ss, err := s.Connect(ctx, t, nil)
-	if err != nil {
-		return err
-	}
-	done := make(chan error, 1)
-	go func() { done <- ss.Wait() }()
-	select {
-	case <-ctx.Done():
-		_ = ss.Close()
-		<-done
-		return ctx.Err()
-	case err := <-done:
-		return err
-	}
-}
-
-// Connect starts a session over t, as [mcp.Server.Connect] does; over a
-// [StdioTransport] with mcpgen answering the registry's requests.
-func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
-	st, ok := t.(*StdioTransport)
-	if !ok || s.d == nil {
-		return s.Server.Connect(ctx, t, opts)
-	}
-	own := &ownedStdio{t: st, d: s.d}
-	ss, err := s.Server.Connect(ctx, own, opts)
-	if err != nil {
-		return nil, err
-	}
-	own.conn.session.Store(ss)
-	return ss, nil
-}
-
-// ownedStdio connects a StdioTransport whose connection answers what the
-// dispatcher owns.
-type ownedStdio struct {
-	t    *StdioTransport
-	d    *dispatcher
-	conn *stdioConn
-}
-
-func (o *ownedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
-	o.conn = o.t.connect(ctx, o.d)
-	return o.conn, nil
-}
-
 // AddReceivingMiddleware adds middleware of the user's around every
 // request the server receives, as [mcp.Server.AddReceivingMiddleware]
 // does, the requests mcpgen answers itself included (the last added is
@@ -123,3 +38,92 @@ func (s *Server) AddReceivingMiddleware(mw ...mcp.Middleware) {
 // and removes them from it. On a server built by [Registry.Server] it stops
 // following the registry's changes.
 func (s *Server) Unmount() { s.m.unmount() }
+
+// Server returns a new server that serves the registry's tools, kept in
+// sync as tools are added and removed (clients are told with
+// notifications/tools/list_changed). Serve it with [Server.Handler] (HTTP)
+// or [Server.Run] (stdio, with a [StdioTransport]).
+//
+// When opts is nil or sets no Capabilities, the server declares tools (with
+// listChanged) and logging, even while the registry is empty; Capabilities
+// without Tools get them.
+//
+// mcpgen answers tools/list, tools/call and tasks/* of the registry's
+// tools itself on every wire (dispatch.go), so building a server does no
+// per-tool work, and adding a tool to a served registry costs about what
+// adding it to one that serves nothing does. The tools are the
+// registry's: a tool added to the embedded go-sdk server directly is
+// called through go-sdk but not listed. Everything else registered on the
+// go-sdk server (resources, prompts, completion) is go-sdk's to serve, and
+// middleware added with [Server.AddReceivingMiddleware] sees every
+// request, mcpgen's included. The registry holds a server only weakly: one
+// that is no longer referenced is garbage collected, and stops following
+// the registry at the registry's next change or the next server it serves,
+// so one server per request (the stateless pattern) does not leak.
+func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Server {
+	var o mcp.ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Capabilities == nil {
+		o.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	}
+	o.Capabilities = withTasksCapability(o.Capabilities)
+	if o.Capabilities.Tools == nil {
+		o.Capabilities.Tools = &mcp.ToolCapabilities{ListChanged: true}
+	}
+	if o.PageSize == 0 {
+		o.PageSize = mcp.DefaultPageSize
+	}
+	s := mcp.NewServer(impl, &o)
+	s.AddSendingMiddleware(onStream) // the innermost (httpsession.go)
+	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
+	if len(o.SupportedProtocolVersions) > 0 {
+		d.versions = o.SupportedProtocolVersions
+	}
+	s.AddReceivingMiddleware(d.middleware)
+	d.use()
+	d.ownResources = o.HasResources || o.Capabilities.Resources != nil
+	return &Server{Server: s, reg: r, d: d, m: r.mountWith(s, d)}
+}
+
+// Mount serves the registry's tools on s, a go-sdk server of the user's,
+// next to its own tools, and keeps them in sync until [Server.Unmount] is
+// called or s is garbage collected (then at the registry's next change or
+// the next server it serves). Each tool is added through the low-level
+// [mcp.Server.AddTool] with mcpgen's own decoding, validation and result
+// mapping, so each costs go-sdk's AddTool (it re-marshals the schemas); a
+// server built by [Registry.Server] does not pay it. A tool of s with the
+// name of a registry tool is replaced. go-sdk serves every request of a
+// mounted server; [Server.Handler] adds mcpgen's guards in front (bounds,
+// origins, tokens and the registry tools' scopes).
+func (r *Registry) Mount(s *mcp.Server) *Server {
+	return &Server{Server: s, reg: r, m: r.mount(s)}
+}
+
+// mountWith follows the registry on s; with a dispatcher, only the tools
+// go-sdk must hold itself (tool.headers) are added to s.
+func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
+	r.forgetCollected()
+	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}, views: map[string]*tool{}}
+	_, cancel := r.subscribe(m.apply)
+	m.cancel = func() {
+		cancel()
+		r.mu.Lock()
+		delete(r.mounts, m)
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	if r.mounts == nil {
+		r.mounts = map[*mount]struct{}{}
+	}
+	r.mounts[m] = struct{}{}
+	r.mu.Unlock()
+	m.reconcile()
+	m.notes = &pageNotes{reg: r, ownResources: d != nil && d.ownResources}
+	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
+	s.AddSendingMiddleware(m.notes.sending())
+	r.serveTasks(s)
+	s.AddReceivingMiddleware(r.trackCalls) // outermost: it cancels everything under it
+	return m
+}

@@ -109,10 +109,6 @@ func (t *StdioTransport) connect(ctx context.Context, d *dispatcher) *stdioConn 
 	return c
 }
 
-// maxStdioDepth is the deepest nesting of a line's JSON that go-sdk's
-// message decoder accepts.
-const maxStdioDepth = 1000
-
 // errPeerClosed answers the server's own requests still waiting for the
 // client when its input ends. Its code is go-sdk's "client is closing",
 // which go-sdk reports to the caller as [mcp.ErrConnectionClosed].
@@ -147,7 +143,7 @@ type stdioConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
-	// mcpgen's own dispatcher (stdioown.go), when the connection was made
+	// mcpgen's own dispatcher (serveOwn, below), when the connection was made
 	// by Server.Connect: the session go-sdk runs on it (once Connect has
 	// returned), the context of the calls it answers (cancelled at Close),
 	// and those calls, by id (owncalls.go).
@@ -192,7 +188,7 @@ func (c *stdioConn) readLoop() {
 		case tooLong:
 			c.writeError(nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: line longer than %d bytes", mcp.DefaultMaxLineLength))
 		case c.d != nil && c.serveOwn(line):
-			// answered by mcpgen's dispatcher (stdioown.go)
+			// answered by mcpgen's dispatcher (serveOwn, below)
 		case len(bytes.TrimSpace(line)) > 0:
 			var msgs []jsonrpc.Message
 			if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
@@ -234,93 +230,10 @@ func (c *stdioConn) readLoop() {
 	}
 }
 
-// readLine reads one line of at most max bytes. A longer line is consumed
-// and reported as tooLong. err is set at the end of input, which may follow
-// a last line without a newline.
-func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return line, tooLong, err
-		}
-	}
-}
-
-// parseLine decodes one line into a message, or says how to answer it: the
-// id to answer (nil for null), the JSON-RPC error code and message.
-func parseLine(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64, reason string) {
-	line = bytes.TrimSpace(line)
-	// go-sdk's decoder stops after the first value; a line is one value.
-	if !json.Valid(line) {
-		return nil, nil, jsonrpc.CodeParseError, "parse error: invalid JSON"
-	}
-	if line[0] != '[' {
-		m, err := jsonrpc.DecodeMessage(liftQuery(liftTaskParam(line)))
-		if err == nil {
-			return m, nil, 0, ""
-		}
-		reason = err.Error()
-	}
-	if tooDeep(line, maxStdioDepth) {
-		return nil, nil, jsonrpc.CodeParseError, fmt.Sprintf("parse error: JSON nested deeper than %d levels", maxStdioDepth)
-	}
-	if line[0] == '[' {
-		return nil, nil, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported"
-	}
-	var env struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &env) == nil && len(env.ID) > 0 && (env.ID[0] == '"' || env.ID[0] == '-' || env.ID[0] >= '0' && env.ID[0] <= '9') {
-		id = env.ID
-	}
-	return nil, id, jsonrpc.CodeInvalidRequest, "invalid request: " + reason
-}
-
-// tooDeep reports whether the valid JSON text data nests arrays and objects
-// deeper than max.
-func tooDeep(data []byte, max int) bool {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			if depth++; depth > max {
-				return true
-			}
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-	}
-}
-
 // writeError answers a line that is no message. A failed write is left to
 // the next Write to find.
 func (c *stdioConn) writeError(id json.RawMessage, code int64, message string) {
 	_ = c.writeLine(errorMessage(id, code, message))
-}
-
-// errorMessage is a JSON-RPC error response; a nil id is null.
-func errorMessage(id json.RawMessage, code int64, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
-	return data
 }
 
 // Read implements [mcp.Connection].
@@ -532,9 +445,6 @@ func (c *stdioConn) Close() error {
 // by a random token.
 func (c *stdioConn) SessionID() string { return c.id }
 
-// stdioSessionPrefix begins the session ID of a stdio connection.
-const stdioSessionPrefix = "stdio-"
-
 // attachListen hands a subscriptions/listen naming taskIds to the task
 // middleware: go-sdk would drop the taskIds, so they go into the request's
 // _meta (listenMetaKey) with the request's id and a fresh token, under
@@ -605,4 +515,149 @@ func (c *stdioConn) writeLine(data []byte) error {
 	defer c.wmu.Unlock()
 	_, err := c.out.Write(append(data, '\n'))
 	return err
+}
+
+// The stdio wire's own path: a line the connection of [Server.Connect]
+// reads is scanned once; a call the dispatcher owns on the session
+// (sessionRequest: tools/call of a registry tool, tools/list) is answered
+// from that scan, through the same middleware go-sdk would run, on a
+// goroutine of its own, and its response written as go-sdk's session would
+// write it. Everything else goes to go-sdk's session as before (stdio.go).
+// The session itself stays go-sdk's: initialize, the client's
+// capabilities and log level, and every request the server sends the
+// client (elicitation, sampling, roots, progress and log notifications go
+// through the session, whose writes reach this connection).
+//
+// One line, in the order the code runs it:
+//
+//	scan       wire.Scan: one pass, the envelope, params and _meta as raw
+//	           sub-slices of the line
+//	cancel     notifications/cancelled naming a call of this path cancels
+//	           it (and goes on to go-sdk, which knows no such call)
+//	decode     sessionRequest (request.go): the go-sdk request of the call,
+//	           and the tool it names, found once (toolcall.go)
+//	in flight  inFlight (below): a duplicate id is refused
+//	dispatch   dispatcher.serve: the user's middleware, the registry's
+//	encode     encodeResponse: the JSON-RPC response, one line
+
+// serveOwn answers line when the dispatcher owns it and reports whether
+// it did; a line it does not answer goes to go-sdk.
+func (c *stdioConn) serveOwn(line []byte) bool {
+	ss := c.session.Load()
+	if ss == nil {
+		return false // Connect has not returned: go-sdk's, in order
+	}
+	b, err := wire.Scan(line, wire.Limits{})
+	if err != nil || b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > maxStdioDepth {
+		return false
+	}
+	msg := &b.Messages[0]
+	if msg.Method == "notifications/cancelled" && len(msg.ID) == 0 {
+		c.own.cancel(msg.Param("requestId"))
+		return false
+	}
+	req, t, id, ok := c.d.sessionRequest(msg, ss, nil)
+	if !ok {
+		return false
+	}
+	if c.inFlight(id, msg.Method) {
+		return true // answered: its id is in use
+	}
+	ctx, cancel := context.WithCancel(c.base)
+	c.own.start(id, cancel) // inFlight refused a second call of id
+	go func() {
+		defer cancel()
+		res, err := c.d.serve(ctx, msg.Method, req, t)
+		e := c.encoders.Get().(*encoder)
+		defer e.put(&c.encoders)
+		if eerr := encodeResponse(e, id, res, err, true); eerr != nil {
+			e.buf.Reset()
+			_ = encodeResponse(e, id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "cannot encode the response"}, true)
+		}
+		c.own.done(id)
+		c.mu.Lock()
+		c.answering[id]++ // its id may be used again from now on
+		c.mu.Unlock()
+		_ = c.writeLine(e.buf.Bytes())
+		c.answered(id)
+	}()
+	return true
+}
+
+// inFlight marks req, a call read from the client, as in flight until its
+// response is written; its id is free again as soon as the response is
+// being written, since the client may reuse it once it has read it. A call whose id is already in flight is answered
+// here with -32600 naming the id, logged, and not passed on: go-sdk would
+// drop it without an answer (pinned by sdkpatch's
+// TestGoSDKDropsDuplicateCallID). It reports whether req was refused.
+func (c *stdioConn) inFlight(rid jsonrpc.ID, method string) (refused bool) {
+	c.mu.Lock()
+	dup := c.pending[rid] > c.answering[rid]
+	if !dup {
+		c.pending[rid]++
+	}
+	c.mu.Unlock()
+	if !dup {
+		return false
+	}
+	id, _ := json.Marshal(rid.Raw())
+	c.logger().Warn("mcptool: stdio request refused: its id is already in flight", "session", c.id, "id", string(id), "method", method)
+	c.writeError(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %s is already in use by a request in flight", id))
+	return true
+}
+
+func (c *stdioConn) logger() *slog.Logger {
+	if c.log != nil {
+		return c.log
+	}
+	return slog.Default()
+}
+
+// Run serves one session over t until the client ends it or ctx is done,
+// as [mcp.Server.Run] does. Over a [StdioTransport], the registry's
+// tools/call and tools/list are answered by mcpgen from the line it read.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ss, err := s.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = ss.Close()
+		<-done
+		return ctx.Err()
+	case err := <-done:
+		return err
+	}
+}
+
+// Connect starts a session over t, as [mcp.Server.Connect] does; over a
+// [StdioTransport] with mcpgen answering the registry's requests.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
+	st, ok := t.(*StdioTransport)
+	if !ok || s.d == nil {
+		return s.Server.Connect(ctx, t, opts)
+	}
+	own := &ownedStdio{t: st, d: s.d}
+	ss, err := s.Server.Connect(ctx, own, opts)
+	if err != nil {
+		return nil, err
+	}
+	own.conn.session.Store(ss)
+	return ss, nil
+}
+
+// ownedStdio connects a StdioTransport whose connection answers what the
+// dispatcher owns.
+type ownedStdio struct {
+	t    *StdioTransport
+	d    *dispatcher
+	conn *stdioConn
+}
+
+func (o *ownedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
+	o.conn = o.t.connect(ctx, o.d)
+	return o.conn, nil
 }

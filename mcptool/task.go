@@ -50,7 +50,7 @@ type taskRun struct {
 	reg   *Registry
 	tool  *tool
 	set   TaskSettings
-	owner string    // who owns the task (taskowner.go)
+	owner string    // who owns the task (ownerOf, tasks.go)
 	core  *coreCall // a 2025-11-25 core task; nil for the extension
 
 	mu       sync.Mutex

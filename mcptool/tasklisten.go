@@ -333,3 +333,6 @@ func notifiedState(t *taskstore.Task) string {
 func notifyTask(t *taskstore.Task, meta mcp.Meta) *taskNotification {
 	return &taskNotification{Meta: meta, taskState: stateOf(t)}
 }
+
+// stdioSessionPrefix begins the session ID of a stdio connection.
+const stdioSessionPrefix = "stdio-"

@@ -101,7 +101,7 @@ func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
 	return &cp
 }
 
-// loadTask reads a task caller (taskowner.go) may see, failing it first
+// loadTask reads a task caller (mayUse, below) may see, failing it first
 // when the process running it stopped renewing its lease.
 func (r *Registry) loadTask(ctx context.Context, caller, id string) (taskstore.Task, error) {
 	store := r.taskStore()

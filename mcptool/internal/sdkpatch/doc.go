@@ -35,7 +35,7 @@
 //
 // TestGoSDKDropsDuplicateCallID pins one more, whose code is the stdio
 // transport's own bookkeeping of the calls in flight (mcptool's
-// stdiorefuse.go): go-sdk drops a call whose id is in flight unanswered.
+// stdio.go, inFlight): go-sdk drops a call whose id is in flight unanswered.
 //
 // The patches know nothing of mcptool's types. Everything else mcptool
 // does with go-sdk goes through go-sdk's public API as go-sdk documents it.

@@ -11,7 +11,7 @@ import (
 )
 
 // Pins what mcptool's StdioTransport works around in its own bookkeeping
-// (stdiorefuse.go, inFlight: the calls read and not yet answered, which it
+// (stdio.go, inFlight: the calls read and not yet answered, which it
 // keeps anyway to answer them at end of input): go-sdk v1.8.0 drops a call
 // whose id is already in flight without answering it, so the transport
 // answers it with -32600 before go-sdk sees it. Retire the refusal when
@@ -43,7 +43,7 @@ func TestGoSDKDropsDuplicateCallID(t *testing.T) {
 	select {
 	case m := <-w.tr.out:
 		b, _ := jsonrpc.EncodeMessage(m)
-		t.Fatalf("go-sdk answered a call whose id is in flight: %s (stdiorefuse.go's refusal may be retired)", b)
+		t.Fatalf("go-sdk answered a call whose id is in flight: %s (stdio.go inFlight's refusal may be retired)", b)
 	case <-time.After(200 * time.Millisecond):
 	}
 	close(release)

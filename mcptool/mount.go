@@ -1,5 +1,3 @@
-//lint:file-ignore SA1019 sampling, roots and logging are deprecated by the 2026-07-28 revision (SEP-2577) but remain in the protocol, and mcpgen supports them in both eras.
-
 package mcptool
 
 import (
@@ -9,97 +7,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Server returns a new server that serves the registry's tools, kept in
-// sync as tools are added and removed (clients are told with
-// notifications/tools/list_changed). Serve it with [Server.Handler] (HTTP)
-// or [Server.Run] (stdio, with a [StdioTransport]).
-//
-// When opts is nil or sets no Capabilities, the server declares tools (with
-// listChanged) and logging, even while the registry is empty; Capabilities
-// without Tools get them.
-//
-// mcpgen answers tools/list, tools/call and tasks/* of the registry's
-// tools itself on every wire (dispatch.go), so building a server does no
-// per-tool work, and adding a tool to a served registry costs about what
-// adding it to one that serves nothing does. The tools are the
-// registry's: a tool added to the embedded go-sdk server directly is
-// called through go-sdk but not listed. Everything else registered on the
-// go-sdk server (resources, prompts, completion) is go-sdk's to serve, and
-// middleware added with [Server.AddReceivingMiddleware] sees every
-// request, mcpgen's included. The registry holds a server only weakly: one
-// that is no longer referenced is garbage collected, and stops following
-// the registry at the registry's next change or the next server it serves,
-// so one server per request (the stateless pattern) does not leak.
-func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Server {
-	var o mcp.ServerOptions
-	if opts != nil {
-		o = *opts
-	}
-	if o.Capabilities == nil {
-		o.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
-	}
-	o.Capabilities = withTasksCapability(o.Capabilities)
-	if o.Capabilities.Tools == nil {
-		o.Capabilities.Tools = &mcp.ToolCapabilities{ListChanged: true}
-	}
-	if o.PageSize == 0 {
-		o.PageSize = mcp.DefaultPageSize
-	}
-	s := mcp.NewServer(impl, &o)
-	s.AddSendingMiddleware(onStream) // the innermost (httpsession.go)
-	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
-	if len(o.SupportedProtocolVersions) > 0 {
-		d.versions = o.SupportedProtocolVersions
-	}
-	s.AddReceivingMiddleware(d.middleware)
-	d.use()
-	d.ownResources = o.HasResources || o.Capabilities.Resources != nil
-	return &Server{Server: s, reg: r, d: d, m: r.mountWith(s, d)}
-}
-
-// Mount serves the registry's tools on s, a go-sdk server of the user's,
-// next to its own tools, and keeps them in sync until [Server.Unmount] is
-// called or s is garbage collected (then at the registry's next change or
-// the next server it serves). Each tool is added through the low-level
-// [mcp.Server.AddTool] with mcpgen's own decoding, validation and result
-// mapping, so each costs go-sdk's AddTool (it re-marshals the schemas); a
-// server built by [Registry.Server] does not pay it. A tool of s with the
-// name of a registry tool is replaced. go-sdk serves every request of a
-// mounted server; [Server.Handler] adds mcpgen's guards in front (bounds,
-// origins, tokens and the registry tools' scopes).
-func (r *Registry) Mount(s *mcp.Server) *Server {
-	return &Server{Server: s, reg: r, m: r.mount(s)}
-}
+// A mount: the registry's tools kept in sync on a go-sdk server (the one
+// of Registry.Server, or the user's of Registry.Mount) as they change.
 
 func (r *Registry) mount(s *mcp.Server) *mount {
 	return r.mountWith(s, nil)
-}
-
-// mountWith follows the registry on s; with a dispatcher, only the tools
-// go-sdk must hold itself (tool.headers) are added to s.
-func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
-	r.forgetCollected()
-	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}, views: map[string]*tool{}}
-	_, cancel := r.subscribe(m.apply)
-	m.cancel = func() {
-		cancel()
-		r.mu.Lock()
-		delete(r.mounts, m)
-		r.mu.Unlock()
-	}
-	r.mu.Lock()
-	if r.mounts == nil {
-		r.mounts = map[*mount]struct{}{}
-	}
-	r.mounts[m] = struct{}{}
-	r.mu.Unlock()
-	m.reconcile()
-	m.notes = &pageNotes{reg: r, ownResources: d != nil && d.ownResources}
-	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
-	s.AddSendingMiddleware(m.notes.sending())
-	r.serveTasks(s)
-	s.AddReceivingMiddleware(r.trackCalls) // outermost: it cancels everything under it
-	return m
 }
 
 // serves reports whether the registry serves s: it built s
@@ -172,7 +84,7 @@ type mount struct {
 	cancel   func()
 	mu       sync.Mutex
 	served   map[string]*tool // the tools added to the server
-	views    map[string]*tool // the tools whose view pages the server holds (views.go)
+	views    map[string]*tool // the tools whose view pages the server holds (viewpages.go)
 	notes    *pageNotes       // what its sessions without the extension saw of its resources (viewnotes.go)
 	stopped  bool
 	checked  int // tools compared with the registry: the work of keeping in sync

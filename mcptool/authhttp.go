@@ -1,0 +1,265 @@
+package mcptool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// Authorization over HTTP: the token verifier's configuration and the
+// handler that checks a request's token, challenges, and serves the
+// protected resource metadata.
+
+// authConfig is what HTTPOptions.TokenVerifier and ResourceMetadata configure.
+type authConfig struct {
+	verify auth.TokenVerifier
+	meta   *oauthex.ProtectedResourceMetadata
+}
+
+// authHTTP is the handler's resource server.
+type authHTTP struct {
+	cfg       authConfig
+	srv       *mcp.Server
+	reg       *Registry // the registry serving srv (Server.Handler's), or nil
+	metaURL   string    // where the metadata is served, for WWW-Authenticate
+	metaPaths []string  // the paths it is served at
+	logger    *slog.Logger
+	pass      func(http.Handler) http.Handler // hands the verified TokenInfo to go-sdk
+}
+
+type verifiedKey struct{}
+
+// newAuthHTTP checks the configuration; on its error Server.Handler returns
+// a misconfigured handler.
+func newAuthHTTP(cfg *authConfig, srv *mcp.Server, reg *Registry, logger *slog.Logger) (*authHTTP, error) {
+	if cfg.verify == nil || cfg.meta == nil {
+		return nil, errors.New("authorization needs both TokenVerifier and ResourceMetadata")
+	}
+	u, err := url.Parse(cfg.meta.Resource)
+	if err != nil || !u.IsAbs() || u.Host == "" || u.Fragment != "" {
+		return nil, fmt.Errorf("ResourceMetadata: its Resource %q must be an absolute URL without a fragment (RFC 8707)", cfg.meta.Resource)
+	}
+	if len(cfg.meta.AuthorizationServers) == 0 {
+		return nil, errors.New("ResourceMetadata: it must name at least one authorization server")
+	}
+	a := &authHTTP{cfg: *cfg, srv: srv, reg: reg, logger: logger}
+	path := strings.TrimRight(u.EscapedPath(), "/")
+	a.metaPaths = []string{"/.well-known/oauth-protected-resource" + path}
+	if path != "" {
+		a.metaPaths = append(a.metaPaths, "/.well-known/oauth-protected-resource")
+	}
+	a.metaURL = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: a.metaPaths[0]}).String()
+	a.pass = sdkpatch.WithTokenInfo(func(r *http.Request) *auth.TokenInfo {
+		return r.Context().Value(verifiedKey{}).(*auth.TokenInfo)
+	})
+	return a, nil
+}
+
+// wrap puts the resource server in front of next.
+func (a *authHTTP) wrap(next http.Handler) http.Handler {
+	inner := a.pass(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slices.Contains(a.metaPaths, r.URL.Path) {
+			a.serveMetadata(w, r)
+			return
+		}
+		if r.Method == http.MethodOptions {
+			next.ServeHTTP(w, r) // a CORS preflight carries no credentials
+			return
+		}
+		token, dpop, ok := a.bearer(r)
+		switch {
+		case !ok:
+			a.challenge(w, r, http.StatusUnauthorized, "", a.neededScope(r), "an access token is required")
+			return
+		case !dpop && a.cfg.meta.DPOPBoundAccessTokensRequired:
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "this server takes only DPoP-bound access tokens")
+			return
+		}
+		ti, err := a.cfg.verify(r.Context(), token, r)
+		var ch challenger
+		switch {
+		case errors.As(err, &ch):
+			// The verifier's own challenge: a DPoP refusal (RFC 9449 §7.1).
+			a.send(w, http.StatusUnauthorized, []string{ch.WWWAuthenticate()}, a.neededScope(r), "the access token or its DPoP proof is not valid")
+			return
+		case errors.Is(err, auth.ErrInvalidToken):
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the access token is not valid")
+			return
+		case err != nil || ti == nil:
+			if a.logger != nil {
+				a.logger.ErrorContext(r.Context(), "mcptool: cannot verify access tokens", "err", err)
+			}
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "cannot verify the access token now", http.StatusServiceUnavailable)
+			return
+		case tokenExpired(ti, time.Now()):
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", a.neededScope(r), "the access token has expired")
+			return
+		}
+		inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
+	})
+}
+
+// tokenLeeway is how long after its expiry a token the TokenVerifier
+// accepted is still taken. The verifier decides expiry, with its own
+// leeway for clocks that drift (adapters/oauth: Options.Leeway, 30 seconds
+// by default and never more than this); this check stops a verifier that
+// does not look at the expiry at all. go-sdk's own check is off
+// (sdkpatch.WithTokenInfo): nothing after the verifier refuses a token
+// it took, and every refusal carries the challenge (challenge).
+const tokenLeeway = time.Minute
+
+// tokenExpired reports whether ti expired more than tokenLeeway before now.
+func tokenExpired(ti *auth.TokenInfo, now time.Time) bool {
+	return !ti.Expiration.IsZero() && ti.Expiration.Add(tokenLeeway).Before(now)
+}
+
+// neededScope is the scope a 401 names (RFC 6750 §3, which the MCP
+// authorization specification says servers SHOULD send): the scopes of the
+// tool a 2026-07-28 tools/call names in its headers; otherwise none, and
+// the client asks for the metadata's scopes_supported.
+func (a *authHTTP) neededScope(r *http.Request) string {
+	if r.Header.Get("Mcp-Method") != "tools/call" {
+		return ""
+	}
+	reg := a.reg
+	if reg == nil {
+		return ""
+	}
+	if t, ok := reg.lookup(r.Header.Get("Mcp-Name")); ok {
+		return strings.Join(t.pol.scopes, " ")
+	}
+	return ""
+}
+
+// bearer returns the request's access token (RFC 6750 §2.1: the header
+// only; a token in the query string is refused, as OAuth 2.1 says) and
+// whether it came with the DPoP scheme (RFC 9449 §7.1), which is taken
+// only when the resource metadata announces DPoP (dpopOn). The scheme's
+// case does not matter.
+func (a *authHTTP) bearer(r *http.Request) (token string, dpop, ok bool) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	dpop = strings.EqualFold(scheme, "DPoP") && dpopOn(a.cfg.meta)
+	if !ok || !(dpop || strings.EqualFold(scheme, "Bearer")) || token == "" {
+		return "", false, false
+	}
+	return token, dpop, true
+}
+
+// challenge answers with code and a WWW-Authenticate challenge (RFC 6750
+// §3, RFC 9728 §5.1) naming the resource metadata, so that the client can
+// find where to get a token. It is the one path of every refusal of a
+// token (401 missing, invalid or expired; 403 insufficient scope; a
+// verifier's own challenge goes through send): nothing else answers 401
+// or 403 (sdkpatch.WithTokenInfo). The scheme is Bearer, or DPoP (RFC 9449
+// §7.1, with the metadata's algs) for a request that used it and when
+// the metadata requires DPoP-bound tokens; a request without credentials
+// to a server that takes both gets both challenges.
+func (a *authHTTP) challenge(w http.ResponseWriter, r *http.Request, code int, errCode, scope, msg string) {
+	var errParam string
+	if errCode != "" {
+		errParam = fmt.Sprintf("error=%q", errCode)
+	}
+	meta := a.cfg.meta
+	dpop := "DPoP " + errParam
+	if algs := meta.DPOPSigningAlgValuesSupported; len(algs) > 0 {
+		if errParam != "" {
+			dpop += ", "
+		}
+		dpop += fmt.Sprintf("algs=%q", strings.Join(algs, " "))
+	}
+	_, usedDPoP, _ := a.bearer(r)
+	switch {
+	case usedDPoP || meta.DPOPBoundAccessTokensRequired:
+		a.send(w, code, []string{dpop}, scope, msg)
+	case errCode == "" && dpopOn(meta):
+		a.send(w, code, []string{"Bearer", dpop}, scope, msg)
+	default:
+		a.send(w, code, []string{"Bearer " + errParam}, scope, msg)
+	}
+}
+
+// serveMetadata answers the protected resource metadata.
+func (a *authHTTP) serveMetadata(w http.ResponseWriter, r *http.Request) {
+	meta := *a.cfg.meta
+	if meta.ScopesSupported == nil {
+		meta.ScopesSupported = a.scopes()
+	}
+	if meta.BearerMethodsSupported == nil {
+		meta.BearerMethodsSupported = []string{"header"}
+	}
+	auth.ProtectedResourceMetadataHandler(&meta).ServeHTTP(w, r)
+}
+
+// scopes lists the scopes of the registry's tools, sorted.
+func (a *authHTTP) scopes() []string {
+	reg := a.reg
+	if reg == nil {
+		return nil
+	}
+	var all []string
+	for _, t := range reg.snapshot().sorted {
+		all = append(all, t.pol.scopes...)
+	}
+	slices.Sort(all)
+	return slices.Compact(all)
+}
+
+// permit answers a tools/call of the tool name whose token lacks the
+// tool's scopes with 403 and returns false. The handler reads name from the
+// Mcp-Name header (2026-07-28) or the body (2025-era sessions), before
+// anything decodes the arguments; the call path checks the scopes again.
+// A call of a discovery proxy (call_tool, call_write_tool) is the call of
+// the tool its arguments name (route, as the call path resolves it).
+func (a *authHTTP) permit(w http.ResponseWriter, r *http.Request, name string, args []byte) bool {
+	ti := auth.TokenInfoFromContext(r.Context())
+	reg := a.reg
+	if ti == nil || reg == nil {
+		return true
+	}
+	t, _, ok := reg.route(name, args)
+	if !ok {
+		t, ok = reg.lookup(name)
+	}
+	if !ok || mayCall(t, ti) {
+		return true
+	}
+	a.challenge(w, r, http.StatusForbidden, "insufficient_scope", strings.Join(t.pol.scopes, " "),
+		fmt.Sprintf("tool %s needs the scopes %s", t.name, strings.Join(t.pol.scopes, " ")))
+	return false
+}
+
+// send answers with code, one WWW-Authenticate field per challenge, each
+// followed by the scope (if any) and the resource metadata's URL.
+func (a *authHTTP) send(w http.ResponseWriter, code int, challenges []string, scope, msg string) {
+	var params []string
+	if scope != "" {
+		params = append(params, fmt.Sprintf("scope=%q", scope))
+	}
+	params = append(params, fmt.Sprintf("resource_metadata=%q", a.metaURL))
+	tail := strings.Join(params, ", ")
+	w.Header().Del("WWW-Authenticate")
+	for _, c := range challenges {
+		c = strings.TrimSpace(c)
+		if strings.Contains(c, " ") {
+			c += ", " + tail
+		} else {
+			c += " " + tail
+		}
+		w.Header().Add("WWW-Authenticate", c)
+	}
+	http.Error(w, msg, code)
+}
