@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,24 +26,15 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 		return misconfigured(log, errors.New("the registry does not serve the server: build it with Registry.Server, or mount the registry on it with Registry.Mount"))
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
-	h := &httpHandler{o: o, srv: srv, reg: reg, sessions: map[string]*sessionUse{}}
+	h := &httpHandler{reg: reg, body: bodyGate{o: &o, reg: reg}}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       o.logger,
 		MaxRequestBodyBytes:          o.maxRequestBodyBytes,
 		PropagateRequestCancellation: true,
 	})
-	if !o.stateless {
-		h.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-			Logger: o.logger,
-			// Idle sessions are closed by the handler (idle), which sees the
-			// requests mcpgen answers itself too.
-			MaxRequestBodyBytes: o.maxRequestBodyBytes,
-			EventStore:          o.eventStore,
-		})
-	}
 	if o.maxBodyBytesInFlight > 0 {
-		h.bodies = newBodyBudget(o.maxBodyBytesInFlight)
+		h.body.budget = newBodyBudget(o.maxBodyBytesInFlight)
 	}
 	cop := http.NewCrossOriginProtection()
 	for _, origin := range o.trustedOrigins {
@@ -57,6 +47,19 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 	}))
 	if own {
 		h.modern = newModern(srv, reg)
+	}
+	if !o.stateless {
+		h.sessions = &sessionTable{o: &o, srv: srv, modern: h.modern, m: map[string]*sessionUse{}}
+		if reg != nil {
+			h.sessions.calls = &reg.calls
+		}
+		h.sessions.stateful = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+			Logger: o.logger,
+			// Idle sessions are closed by the table (expire), which sees
+			// the requests mcpgen answers itself too.
+			MaxRequestBodyBytes: o.maxRequestBodyBytes,
+			EventStore:          o.eventStore,
+		})
 	}
 	var next http.Handler = h
 	if o.auth != nil {
@@ -83,33 +86,23 @@ func misconfigured(log *slog.Logger, err error) http.Handler {
 }
 
 // httpHandler is the handler of [Server.Handler]: it reads each body once,
-// answers what mcpgen's own path owns (httpmodern.go), routes the rest to
-// go-sdk's stateless or stateful handler, and keeps track of the 2025-era
-// sessions, so it can evict the idlest past MaxSessions. The calls in
-// flight on a session are the registry's to cancel (sessioncalls.go): when
-// the HTTP request that carried them ends early, and before the session is
-// closed, which go-sdk does only once its calls are done. A session is
-// evicted by closing it (mcp.ServerSession.Close), after which go-sdk's
-// handler no longer knows it.
+// (bodyGate, httpbody.go), answers what mcpgen's own path owns
+// (httpmodern.go), and routes the rest to go-sdk's stateless handler or to
+// the 2025-era sessions (sessionTable, httpsession.go).
 type httpHandler struct {
-	o         httpConfig
-	srv       *mcp.Server
-	reg       *Registry // serving srv; nil: go-sdk serves every request
+	reg       *Registry // serving the server; nil: go-sdk serves every request
+	body      bodyGate
 	stateless http.Handler
-	stateful  http.Handler // nil when o.stateless
-	modern    *modern      // nil: go-sdk serves the 2026-07-28 wire too (httpmodern.go)
-	bodies    *bodyBudget  // nil: MaxBodyBytesInFlight off
-	auth      *authHTTP    // nil without TokenVerifier
-
-	mu       sync.Mutex
-	sessions map[string]*sessionUse // by Mcp-Session-Id
+	sessions  *sessionTable // nil when Stateless
+	modern    *modern       // nil: go-sdk serves the 2026-07-28 wire too (httpmodern.go)
+	auth      *authHTTP     // nil without TokenVerifier
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	var scanned wire.Body
 	if r.Method == http.MethodPost {
-		body, b, hold, ok := h.readBody(w, r)
+		body, b, hold, ok := h.body.read(w, r)
 		scanned = b
 		if !ok {
 			return
@@ -136,46 +129,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = &bodyReader{b: body}
 		r.ContentLength = int64(len(body))
 	}
-	if h.stateful == nil || statelessWire(r, env) {
+	if h.sessions == nil || statelessWire(r, env) {
 		h.stateless.ServeHTTP(w, r)
 		return
 	}
-	id := r.Header.Get("Mcp-Session-Id")
-	switch {
-	case id == "":
-		if env.method != "initialize" {
-			h.stateful.ServeHTTP(w, r)
-			break
-		}
-		// The new session is known before its client reads the answer and
-		// can use it: its requests are then always tracked, and sessions
-		// are counted against MaxSessions in the order their clients see.
-		sw := &statusWriter{ResponseWriter: w}
-		sw.before = func() {
-			if id := w.Header().Get("Mcp-Session-Id"); id != "" {
-				h.opened(id, r)
-			}
-		}
-		h.stateful.ServeHTTP(sw, r)
-	case r.Method == http.MethodDelete:
-		// Cancel first: go-sdk closes a session only once its calls are
-		// done. Only the session's own user's: go-sdk refuses the others.
-		done := func() {}
-		if h.ownedBy(id, r) {
-			h.ending(id)
-			if ss := h.session(id); ss != nil {
-				done = h.endCalls(ss)
-			}
-		}
-		sw := &statusWriter{ResponseWriter: w}
-		h.stateful.ServeHTTP(sw, r)
-		done()
-		if sw.code == http.StatusNoContent || sw.code == http.StatusNotFound {
-			h.forget(id)
-		}
-	default:
-		h.serveSession(w, r, id, env.calls, &scanned)
-	}
+	h.sessions.serve(w, r, env, &scanned)
 }
 
 // Handler returns the server's streamable HTTP handler, configured by opts

@@ -35,9 +35,9 @@ const answerPerListed = 10
 
 // batchCharge is what the answers to b's calls may cost, in bytes: for
 // each call, the larger of answerFloor and what a tools/list of every
-// tool of the registry costs; 0 for a body that is no batch, or has no
-// call.
-func (h *httpHandler) batchCharge(b *wire.Body) int64 {
+// tool of set (nil: none) costs; 0 for a body that is no batch, or has
+// no call.
+func batchCharge(set *toolSet, b *wire.Body) int64 {
 	if !b.Batch {
 		return 0
 	}
@@ -51,8 +51,8 @@ func (h *httpHandler) batchCharge(b *wire.Body) int64 {
 		return 0
 	}
 	per := int64(answerFloor)
-	if h.reg != nil {
-		per = max(per, answerPerListed*listedBytes(h.reg.snapshot()))
+	if set != nil {
+		per = max(per, answerPerListed*listedBytes(set))
 	}
 	return calls * per
 }

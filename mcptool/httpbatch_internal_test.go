@@ -133,8 +133,7 @@ func TestBatchChargeCoversAnswers(t *testing.T) {
 					serve()
 				}
 				allocated := int64(heapAllocated()-before) / rounds
-				hd := &httpHandler{reg: reg}
-				charge := scanned.Cost.Charge() + hd.batchCharge(&scanned)
+				charge := scanned.Cost.Charge() + batchCharge(reg.snapshot(), &scanned)
 				name := fmt.Sprintf("%d tools, stateless %v, %.20s", tools, stateless, call)
 				t.Logf("%s: %d KiB allocated, charged %d KiB (%.2f)", name, allocated>>10, charge>>10, float64(charge)/float64(allocated))
 				assert.GreaterOrEqual(t, charge, allocated, "%s: charge below what serving allocates", name)

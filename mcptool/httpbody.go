@@ -33,7 +33,15 @@ const bodyStall = time.Second
 // once.
 const bodyChunk = 32 << 10
 
-// readBody reads r's body once, within BodyReadTimeout and
+// bodyGate is what reads a handler's POST bodies: the options that bound
+// them, and MaxBodyBytesInFlight's budget.
+type bodyGate struct {
+	o      *httpConfig
+	reg    *Registry   // whose tools a batch's calls may list; nil: none
+	budget *bodyBudget // nil: MaxBodyBytesInFlight off
+}
+
+// read reads r's body once, within BodyReadTimeout and
 // MaxRequestBodyBytes, counting it against MaxBodyBytesInFlight; scans it
 // (wire.Scan: a body beyond MaxBodyValues or MaxBodyDepth gets 413), and
 // accounts for what decoding it will cost before anything decodes it. The
@@ -52,16 +60,16 @@ const bodyChunk = 32 << 10
 // answer too (batchCharge). msg is what the scan found. hold.release gives
 // the body's share back once its request is served. It answers r itself
 // when ok is false.
-func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, hold bodyHold, ok bool) {
-	bound := h.o.maxRequestBodyBytes
+func (g *bodyGate) read(w http.ResponseWriter, r *http.Request) (body []byte, msg wire.Body, hold bodyHold, ok bool) {
+	bound := g.o.maxRequestBodyBytes
 	if r.ContentLength > bound && bound > 0 {
 		refuse(w, http.StatusRequestEntityTooLarge, "request body too large", "declared body larger than MaxRequestBodyBytes")
 		return nil, wire.Body{}, bodyHold{}, false
 	}
 	var clear func()
 	var deadline time.Time
-	if h.o.bodyReadTimeout > 0 {
-		deadline = time.Now().Add(h.o.bodyReadTimeout)
+	if g.o.bodyReadTimeout > 0 {
+		deadline = time.Now().Add(g.o.bodyReadTimeout)
 		rc := http.NewResponseController(w)
 		if rc.SetReadDeadline(deadline) == nil {
 			clear = func() { _ = rc.SetReadDeadline(time.Time{}) }
@@ -80,8 +88,8 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		// A declared length (at most bound) already ends the body.
 		rd = http.MaxBytesReader(w, r.Body, bound)
 	}
-	hold.h = h
-	counted := h.bodies != nil && (r.ContentLength < 0 || r.ContentLength > uncountedBody)
+	hold.budget = g.budget
+	counted := g.budget != nil && (r.ContentLength < 0 || r.ContentLength > uncountedBody)
 	// What a body may be: its declared length, else the bound (negative:
 	// none).
 	limit := r.ContentLength
@@ -92,11 +100,11 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	if counted {
 		declared := limit
 		if declared < 0 {
-			declared = h.bodies.arrivingMax
+			declared = g.budget.arrivingMax
 		}
 		var err error
 		ctx, cancel := waitCtx()
-		hold.entered, err = h.bodies.enter(ctx, declared)
+		hold.entered, err = g.budget.enter(ctx, declared)
 		cancel()
 		if err != nil {
 			if r.Context().Err() == nil {
@@ -104,7 +112,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			}
 			return nil, wire.Body{}, bodyHold{}, false
 		}
-		chunk = int(min(int64(bodyChunk), h.bodies.arrivingMax))
+		chunk = int(min(int64(bodyChunk), g.budget.arrivingMax))
 		first := int64(uncountedBody)
 		if limit >= 0 {
 			first = min(limit, first)
@@ -138,11 +146,11 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 		var n int
 		n, err = rd.Read(body[len(body):min(cap(body), len(body)+chunk)])
-		if charge := min(int64(n), h.bodies.arrivingMax-hold.held); n > 0 && counted && charge > 0 {
-			if !h.bodies.arriving.TryAcquire(charge) {
+		if charge := min(int64(n), g.budget.arrivingMax-hold.held); n > 0 && counted && charge > 0 {
+			if !g.budget.arriving.TryAcquire(charge) {
 				waited = true
 				ctx, cancel := waitCtx()
-				err := acquireBody(ctx, h.bodies.arriving, charge)
+				err := acquireBody(ctx, g.budget.arriving, charge)
 				cancel()
 				if err != nil {
 					hold.release()
@@ -155,7 +163,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 			hold.held += charge
 		}
 		if n > 0 && counted {
-			h.bodies.received(hold.entered, int64(n))
+			g.budget.received(hold.entered, int64(n))
 		}
 		body = body[:len(body)+n]
 		if err != nil {
@@ -189,7 +197,7 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 	if clear != nil {
 		clear() // before waiting below: net/http would cancel r past it
 	}
-	lim := h.o.bodyLimits
+	lim := g.o.bodyLimits
 	lim.MaxBatch = maxBatch
 	msg, err = wire.Scan(body, lim)
 	if err != nil {
@@ -204,15 +212,15 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		}
 		return nil, wire.Body{}, bodyHold{}, false
 	}
-	if charge := msg.Cost.Charge() + h.batchCharge(&msg); h.bodies != nil && charge > uncountedCharge {
+	if charge := msg.Cost.Charge() + batchCharge(g.tools(), &msg); g.budget != nil && charge > uncountedCharge {
 		// What decoding the body, and answering a batch's calls
 		// (httpbatch.go), will cost, before anything decodes it: the
 		// received bodies wait their turn, in order, within the body's
 		// deadline; the room they held while arriving is then free for
 		// others to arrive (the charge covers the body itself).
-		charge = min(charge, h.bodies.decodingMax)
+		charge = min(charge, g.budget.decodingMax)
 		ctx, cancel := waitCtx()
-		err := h.bodies.decoding.Acquire(ctx, charge)
+		err := g.budget.decoding.Acquire(ctx, charge)
 		cancel()
 		if err != nil {
 			hold.release()
@@ -224,19 +232,27 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request) (body []b
 		hold.decoding = charge
 	}
 	if hold.entered != nil {
-		h.bodies.leave(hold.entered)
+		g.budget.leave(hold.entered)
 		hold.entered = nil
 	}
 	if hold.held > 0 {
-		h.bodies.arriving.Release(hold.held)
+		g.budget.arriving.Release(hold.held)
 		hold.held = 0
 	}
 	return body, msg, hold, true
 }
 
+// tools is the set a batch's calls may list, nil without a registry.
+func (g *bodyGate) tools() *toolSet {
+	if g.reg == nil {
+		return nil
+	}
+	return g.reg.snapshot()
+}
+
 // bodyHold is what a body holds of the budget until its request is served.
 type bodyHold struct {
-	h        *httpHandler
+	budget   *bodyBudget
 	held     int64     // of the room for bodies arriving
 	decoding int64     // of the room for bodies being decoded
 	entered  *entering // among the bodies arriving
@@ -245,15 +261,15 @@ type bodyHold struct {
 // release gives the body's share back.
 func (b *bodyHold) release() {
 	if b.entered != nil {
-		b.h.bodies.leave(b.entered)
+		b.budget.leave(b.entered)
 		b.entered = nil
 	}
 	if b.held > 0 {
-		b.h.bodies.arriving.Release(b.held)
+		b.budget.arriving.Release(b.held)
 		b.held = 0
 	}
 	if b.decoding > 0 {
-		b.h.bodies.releaseDecoding(b.decoding)
+		b.budget.releaseDecoding(b.decoding)
 		b.decoding = 0
 	}
 }

@@ -29,7 +29,7 @@ import (
 //
 // One request, in the order the code runs it:
 //
-//	read       httpHandler.readBody (httpbody.go): the body, once
+//	read       bodyGate.read (httpbody.go): the body, once
 //	scan       wire.Scan, in readBody: one pass; the envelope, params and _meta as raw
 //	           sub-slices of the body
 //	authorize  authHTTP.permit (authhttp.go), for every tools/call (ServeHTTP),

@@ -36,7 +36,7 @@ import (
 //
 // One POST, in the order the code runs it:
 //
-//	read       httpHandler.readBody (httpbody.go): the body, once, scanned
+//	read       bodyGate.read (httpbody.go): the body, once, scanned
 //	authorize  authHTTP.permit (authhttp.go), for every tools/call
 //	session    serveSession (below): known, not being evicted, its idle
 //	           timer stopped while the request is served
@@ -78,8 +78,8 @@ func (o *sessionOwn) end() {
 // once the call is answered, before the response is written: from then on
 // the session is idle (a client that reads the answer and goes on finds
 // it so).
-func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s *sessionUse, id string, b *wire.Body, done func()) bool {
-	if h.modern == nil || b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth || !h.ownsSessionPOST(r, s) {
+func (t *sessionTable) serveOwnSession(w http.ResponseWriter, r *http.Request, s *sessionUse, id string, b *wire.Body, done func()) bool {
+	if t.modern == nil || b.Batch || len(b.Messages) != 1 || b.Cost.MaxDepth > sdkMaxDepth || !t.ownsSessionPOST(r, s) {
 		return false
 	}
 	own := &s.own
@@ -87,7 +87,7 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 	ss := own.ss
 	own.mu.Unlock()
 	if ss == nil {
-		if ss = h.session(id); ss == nil {
+		if ss = t.session(id); ss == nil {
 			return false // go-sdk's 404
 		}
 		own.mu.Lock()
@@ -103,12 +103,12 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 		return false
 	}
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header, CloseSSEStream: func(mcp.CloseSSEStreamArgs) {}}
-	req, t, rid, ok := h.modern.d.sessionRequest(msg, ss, extra)
+	req, tl, rid, ok := t.modern.d.sessionRequest(msg, ss, extra)
 	if !ok {
 		return false
 	}
-	ctx, c := h.reg.calls.start(r.Context(), ss, r.Header)
-	defer h.reg.calls.done(ss, c)
+	ctx, c := t.calls.start(r.Context(), ss, r.Header)
+	defer t.calls.done(ss, c)
 	if !own.calls.start(rid, c.cancel) {
 		h := w.Header() // as go-sdk has set them when it finds the duplicate
 		h["Cache-Control"], h["Connection"] = noCache, keepAlive
@@ -121,13 +121,13 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 	if version == "" {
 		version = "2025-03-26" // as go-sdk assumes it
 	}
-	st := &sessionStream{w: w, own: own, store: h.o.eventStore, session: id, id: rand.Text(), idx: -1, encoders: &h.modern.encoders}
+	st := &sessionStream{w: w, own: own, store: t.o.eventStore, session: id, id: rand.Text(), idx: -1, encoders: &t.modern.encoders}
 	if err := st.open(ctx, version); err != nil {
 		http.Error(w, fmt.Sprintf("storing stream: %v", err), http.StatusInternalServerError)
 		return true
 	}
 	defer st.close()
-	res, err := h.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req, t)
+	res, err := t.modern.d.serve(context.WithValue(ctx, streamKey{}, st), msg.Method, req, tl)
 	done()
 	st.reply(ctx, rid, res, err)
 	return true
@@ -136,12 +136,12 @@ func (h *httpHandler) serveOwnSession(w http.ResponseWriter, r *http.Request, s 
 // ownsSessionPOST reports whether r's headers are as go-sdk requires of a
 // POST on an existing session, and r comes from the session's user;
 // anything else is go-sdk's to refuse.
-func (h *httpHandler) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
+func (t *sessionTable) ownsSessionPOST(r *http.Request, s *sessionUse) bool {
 	hd := r.Header
 	if len(hd.Values("Last-Event-Id")) > 0 || hd.Get("Mcp-Method") != "" || hd.Get("Mcp-Name") != "" {
 		return false
 	}
-	if v := hd.Get("Mcp-Protocol-Version"); v != "" && (v >= modernVersion || !slices.Contains(h.modern.d.versions, v)) {
+	if v := hd.Get("Mcp-Protocol-Version"); v != "" && (v >= modernVersion || !slices.Contains(t.modern.d.versions, v)) {
 		return false
 	}
 	if !jsonContent(hd) {
@@ -412,6 +412,67 @@ func (s *sessionStream) ask(ctx context.Context, method string, params json.RawM
 // errRejected is the error of a request that could not be sent.
 var errRejected = errors.New("rejected")
 
+// sessionTable is the 2025-era sessions of a handler (all but Stateless):
+// go-sdk's stateful handler, which keeps each session, and what the
+// handler keeps of them, so it can evict the idlest past MaxSessions. The
+// calls in flight on a session are the registry's to cancel
+// (sessioncalls.go): when the HTTP request that carried them ends early,
+// and before the session is closed, which go-sdk does only once its calls
+// are done. A session is evicted by closing it (mcp.ServerSession.Close),
+// after which go-sdk's handler no longer knows it.
+type sessionTable struct {
+	o        *httpConfig
+	srv      *mcp.Server
+	stateful http.Handler
+	modern   *modern       // nil: go-sdk serves every request of a session
+	calls    *sessionCalls // the registry's; nil: go-sdk serves every request
+
+	mu sync.Mutex
+	m  map[string]*sessionUse // by Mcp-Session-Id
+}
+
+// serve serves r, a request of the 2025-era wire whose POST body was
+// scanned as b (env: what it carries): an initialize opens a session, a
+// DELETE ends one, and the rest is served on its session (serveSession).
+func (t *sessionTable) serve(w http.ResponseWriter, r *http.Request, env envelope, b *wire.Body) {
+	id := r.Header.Get("Mcp-Session-Id")
+	switch {
+	case id == "":
+		if env.method != "initialize" {
+			t.stateful.ServeHTTP(w, r)
+			break
+		}
+		// The new session is known before its client reads the answer and
+		// can use it: its requests are then always tracked, and sessions
+		// are counted against MaxSessions in the order their clients see.
+		sw := &statusWriter{ResponseWriter: w}
+		sw.before = func() {
+			if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+				t.opened(id, r)
+			}
+		}
+		t.stateful.ServeHTTP(sw, r)
+	case r.Method == http.MethodDelete:
+		// Cancel first: go-sdk closes a session only once its calls are
+		// done. Only the session's own user's: go-sdk refuses the others.
+		done := func() {}
+		if t.ownedBy(id, r) {
+			t.ending(id)
+			if ss := t.session(id); ss != nil {
+				done = t.endCalls(ss)
+			}
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		t.stateful.ServeHTTP(sw, r)
+		done()
+		if sw.code == http.StatusNoContent || sw.code == http.StatusNotFound {
+			t.forget(id)
+		}
+	default:
+		t.serveSession(w, r, id, env.calls, b)
+	}
+}
+
 // sessionUse is what the handler knows of one 2025-era session.
 type sessionUse struct {
 	last   time.Time   // when its latest request started or ended
@@ -426,22 +487,22 @@ type sessionUse struct {
 // mcpgen's own session wire when the dispatcher owns it (httpsession.go),
 // else by go-sdk, and cancels the calls it carried if its client went away
 // before they were answered. While it is served, the session is not idle.
-func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool, b *wire.Body) {
+func (t *sessionTable) serveSession(w http.ResponseWriter, r *http.Request, id string, calls bool, b *wire.Body) {
 	if r.Method != http.MethodPost {
 		// A standalone stream (GET) is held open for the session's life:
 		// it is no activity, as for go-sdk's SessionTimeout, or every
 		// session of a client that listens would look busy and MaxSessions
 		// could not tell the idlest.
-		h.stateful.ServeHTTP(w, r)
+		t.stateful.ServeHTTP(w, r)
 		return
 	}
-	h.mu.Lock()
-	s := h.sessions[id]
+	t.mu.Lock()
+	s := t.m[id]
 	if s != nil && s.evict {
 		// The session is being deleted: go-sdk could still take this
 		// request and end its stream unanswered when the session closes.
 		// Its client is told now, as for a session already gone.
-		h.mu.Unlock()
+		t.mu.Unlock()
 		http.Error(w, "session not found", http.StatusNotFound)
 		return
 	}
@@ -452,15 +513,15 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 			s.idle.Stop()
 		}
 	}
-	h.mu.Unlock()
+	t.mu.Unlock()
 	if s == nil {
-		h.stateful.ServeHTTP(w, r)
+		t.stateful.ServeHTTP(w, r)
 		return
 	}
 	served := false
 	done := func() { // the request is answered: the session is idle again
-		h.mu.Lock()
-		defer h.mu.Unlock()
+		t.mu.Lock()
+		defer t.mu.Unlock()
 		if served {
 			return
 		}
@@ -468,69 +529,69 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, id st
 		s.active--
 		s.last = time.Now()
 		if s.active == 0 && s.idle != nil && !s.evict {
-			s.idle.Reset(h.o.sessionTimeout)
+			s.idle.Reset(t.o.sessionTimeout)
 		}
 	}
-	if !h.serveOwnSession(w, r, s, id, b, done) {
-		h.stateful.ServeHTTP(w, r)
+	if !t.serveOwnSession(w, r, s, id, b, done) {
+		t.stateful.ServeHTTP(w, r)
 	}
 	done()
-	if r.Context().Err() != nil && calls && h.reg != nil {
+	if r.Context().Err() != nil && calls && t.calls != nil {
 		// The client went away before its calls were answered: cancel the
 		// ones still running, found by the request go-sdk handed them.
-		if ss := h.session(id); ss != nil {
-			h.reg.calls.cancelCarried(ss, r.Header)
+		if ss := t.session(id); ss != nil {
+			t.calls.cancelCarried(ss, r.Header)
 		}
 	}
 }
 
 // opened registers a new session, and evicts the one idle longest when there
 // are more than MaxSessions.
-func (h *httpHandler) opened(id string, r *http.Request) {
-	h.mu.Lock()
+func (t *sessionTable) opened(id string, r *http.Request) {
+	t.mu.Lock()
 	s := &sessionUse{last: time.Now()}
 	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
 		s.user = ti.UserID
 	}
-	if t := h.o.sessionTimeout; t > 0 {
-		s.idle = time.AfterFunc(t, func() { h.expire(id, s) })
+	if d := t.o.sessionTimeout; d > 0 {
+		s.idle = time.AfterFunc(d, func() { t.expire(id, s) })
 	}
-	h.sessions[id] = s
+	t.m[id] = s
 	var ids []string
-	if h.o.maxSessions > 0 {
-		for len(h.sessions)-h.evicting() > h.o.maxSessions {
-			v := h.idlest(id)
+	if t.o.maxSessions > 0 {
+		for len(t.m)-t.evicting() > t.o.maxSessions {
+			v := t.idlest(id)
 			if v == "" {
 				break
 			}
-			h.sessions[v].evict = true
+			t.m[v].evict = true
 			ids = append(ids, v)
 		}
 	}
-	h.mu.Unlock()
+	t.mu.Unlock()
 	for _, v := range ids {
-		go h.evict(v)
+		go t.evict(v)
 	}
 }
 
 // expire closes session id (s) when its idle timer fires and it is still
 // idle, as go-sdk's SessionTimeout would; its handler then answers its
 // requests with 404.
-func (h *httpHandler) expire(id string, s *sessionUse) {
-	h.mu.Lock()
-	if h.sessions[id] != s || s.evict || s.active > 0 {
-		h.mu.Unlock()
+func (t *sessionTable) expire(id string, s *sessionUse) {
+	t.mu.Lock()
+	if t.m[id] != s || s.evict || s.active > 0 {
+		t.mu.Unlock()
 		return
 	}
 	s.evict = true
-	h.mu.Unlock()
-	h.evict(id)
+	t.mu.Unlock()
+	t.evict(id)
 }
 
-// evicting counts the sessions being evicted; h.mu is held.
-func (h *httpHandler) evicting() int {
+// evicting counts the sessions being evicted; t.mu is held.
+func (t *sessionTable) evicting() int {
 	n := 0
-	for _, s := range h.sessions {
+	for _, s := range t.m {
 		if s.evict {
 			n++
 		}
@@ -542,11 +603,11 @@ func (h *httpHandler) evicting() int {
 // with no request being served if there is one, and of those the one whose
 // last request is oldest. The new session is never the victim: its client
 // has just initialized and would fail at once, and so would every new
-// client while the others are busy. h.mu is held.
-func (h *httpHandler) idlest(opened string) string {
+// client while the others are busy. t.mu is held.
+func (t *sessionTable) idlest(opened string) string {
 	var best string
 	var bs *sessionUse
-	for id, s := range h.sessions {
+	for id, s := range t.m {
 		if s.evict || id == opened {
 			continue
 		}
@@ -560,53 +621,53 @@ func (h *httpHandler) idlest(opened string) string {
 
 // evict cancels the calls in flight on session id, closes it (go-sdk's
 // handler then answers its requests with 404), and forgets it.
-func (h *httpHandler) evict(id string) {
-	h.ending(id)
-	if ss := h.session(id); ss != nil {
-		done := h.endCalls(ss)
+func (t *sessionTable) evict(id string) {
+	t.ending(id)
+	if ss := t.session(id); ss != nil {
+		done := t.endCalls(ss)
 		_ = ss.Close() // it waits for the calls, cancelled
 		done()
 	}
-	h.forget(id)
+	t.forget(id)
 }
 
 // ending tells mcpgen's own session wire that session id is being closed.
-func (h *httpHandler) ending(id string) {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+func (t *sessionTable) ending(id string) {
+	t.mu.Lock()
+	s := t.m[id]
+	t.mu.Unlock()
 	if s != nil {
 		s.own.end()
 	}
 }
 
 // forget drops session id, which go-sdk closed.
-func (h *httpHandler) forget(id string) {
-	h.mu.Lock()
-	if s := h.sessions[id]; s != nil && s.idle != nil {
+func (t *sessionTable) forget(id string) {
+	t.mu.Lock()
+	if s := t.m[id]; s != nil && s.idle != nil {
 		s.idle.Stop()
 	}
-	delete(h.sessions, id)
-	h.mu.Unlock()
+	delete(t.m, id)
+	t.mu.Unlock()
 }
 
 // endCalls cancels the calls in flight on ss and those that start until
 // done is called, as ss is being closed (sessionCalls); without a
 // registry, nothing.
-func (h *httpHandler) endCalls(ss *mcp.ServerSession) (done func()) {
-	if h.reg == nil {
+func (t *sessionTable) endCalls(ss *mcp.ServerSession) (done func()) {
+	if t.calls == nil {
 		return func() {}
 	}
-	return h.reg.calls.endCalls(ss)
+	return t.calls.endCalls(ss)
 }
 
 // ownedBy reports whether the session id is r's user's, as go-sdk checks
 // before it deletes a session: opened without a token's UserID, or with
 // r's.
-func (h *httpHandler) ownedBy(id string, r *http.Request) bool {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+func (t *sessionTable) ownedBy(id string, r *http.Request) bool {
+	t.mu.Lock()
+	s := t.m[id]
+	t.mu.Unlock()
 	if s == nil {
 		return false
 	}
@@ -619,8 +680,8 @@ func (h *httpHandler) ownedBy(id string, r *http.Request) bool {
 
 // session returns go-sdk's session id of srv, or nil when there is none
 // (it closed).
-func (h *httpHandler) session(id string) *mcp.ServerSession {
-	for ss := range h.srv.Sessions() {
+func (t *sessionTable) session(id string) *mcp.ServerSession {
+	for ss := range t.srv.Sessions() {
 		if ss.ID() == id {
 			return ss
 		}
