@@ -13,7 +13,8 @@ import (
 
 // newHTTPHandler is Server.Handler; without own, go-sdk serves the
 // 2026-07-28 wire and the sessions too (the differential tests' reference).
-func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool) http.Handler {
+func newHTTPHandler(s *Server, opts *HTTPOptions, own bool) http.Handler {
+	srv, reg := s.Server, s.reg
 	o := newHTTPConfig(opts)
 	log := o.logger
 	if log == nil {
@@ -22,7 +23,7 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 	switch {
 	case srv == nil:
 		return misconfigured(log, errors.New("no server"))
-	case reg != nil && !reg.serves(srv):
+	case s.m != nil && !s.m.serves(srv):
 		return misconfigured(log, errors.New("the registry does not serve the server: build it with Registry.Server, or mount the registry on it with Registry.Mount"))
 	}
 	get := func(*http.Request) *mcp.Server { return srv }
@@ -46,7 +47,7 @@ func newHTTPHandler(reg *Registry, srv *mcp.Server, opts *HTTPOptions, own bool)
 		refuse(w, http.StatusForbidden, "cross-origin request refused", "cross-origin request from an untrusted origin "+r.Header.Get("Origin"))
 	}))
 	if own {
-		h.modern = newModern(srv, reg)
+		h.modern = newModern(s.d)
 	}
 	if !o.stateless {
 		h.sessions = &sessionTable{o: &o, srv: srv, modern: h.modern, m: map[string]*sessionUse{}}
@@ -170,5 +171,5 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // with 500, so that a misconfigured server fails on its first request
 // instead of serving without what it was given.
 func (s *Server) Handler(opts *HTTPOptions) http.Handler {
-	return newHTTPHandler(s.reg, s.Server, opts, true)
+	return newHTTPHandler(s, opts, true)
 }

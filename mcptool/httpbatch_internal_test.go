@@ -103,7 +103,7 @@ func TestBatchChargeCoversAnswers(t *testing.T) {
 		reg := batchRegistry(t, tools)
 		srv := reg.Server(&mcp.Implementation{Name: "batch", Version: "1"}, nil)
 		for _, stateless := range []bool{false, true} {
-			h := newHTTPHandler(reg, srv.Server, &HTTPOptions{Stateless: stateless}, true)
+			h := newHTTPHandler(srv, &HTTPOptions{Stateless: stateless}, true)
 			session := ""
 			if !stateless {
 				session = legacySession(t, h)

@@ -66,17 +66,13 @@ type modern struct {
 	encoders sync.Pool // of *encoder, reused by its responses
 }
 
-// newModern returns the path for srv, or nil when srv was not built by
-// Registry.Server (reg is the registry serving it, or nil).
-func newModern(srv *mcp.Server, reg *Registry) *modern {
-	if reg == nil {
-		return nil
-	}
-	d := reg.dispatcherOf(srv)
+// newModern returns the path of the server whose dispatcher is d, or nil
+// (d nil) when it was not built by Registry.Server.
+func newModern(d *dispatcher) *modern {
 	if d == nil {
 		return nil
 	}
-	m := &modern{reg: reg, d: d}
+	m := &modern{reg: d.reg, d: d}
 	m.encoders.New = func() any { return newEncoder() }
 	if d.impl != nil {
 		if info, err := marshalWire(map[string]any{mcp.MetaKeyServerInfo: d.impl}); err == nil {

@@ -67,9 +67,9 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 func newDiffPair(t *testing.T, reg *Registry, opts *HTTPOptions) diffPair {
 	t.Helper()
 	srv := reg.Server(&mcp.Implementation{Name: "diff", Version: "1"}, nil)
-	own := newHTTPHandler(reg, srv.Server, opts, true)
-	ref := newHTTPHandler(reg, srv.Server, opts, false)
-	return diffPair{own: own, ref: ref, m: newModern(srv.Server, reg)}
+	own := newHTTPHandler(srv, opts, true)
+	ref := newHTTPHandler(srv, opts, false)
+	return diffPair{own: own, ref: ref, m: newModern(srv.d)}
 }
 
 // diffAnswer is what is compared of a response.
@@ -388,10 +388,10 @@ func TestModernDifferentialAuth(t *testing.T) {
 func TestModernOnlyForRegistryServer(t *testing.T) {
 	reg := diffRegistry(t)
 	built := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	assert.NotNil(t, newModern(built.Server, reg))
+	assert.NotNil(t, newModern(built.d))
 	mounted := mcp.NewServer(&mcp.Implementation{Name: "b", Version: "1"}, nil)
 	served := reg.Mount(mounted)
-	assert.Nil(t, newModern(mounted, reg))
+	assert.Nil(t, newModern(served.d))
 	seen := 0
 	mounted.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -430,7 +430,7 @@ func BenchmarkStatelessCall(b *testing.B) {
 	for _, path := range []string{"own", "gosdk", "none"} {
 		var h http.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}) // none: the benchmark's own allocations
 		if path != "none" {
-			h = newHTTPHandler(reg, srv.Server, nil, path == "own")
+			h = newHTTPHandler(srv, nil, path == "own")
 		}
 		for _, c := range []struct{ method, name, body string }{{"tools/call", "calculate_sum", call}, {"tools/list", "", list}} {
 			hdr := modernHeaders(c.method, c.name)
@@ -526,7 +526,7 @@ func TestModernResponseEncoding(t *testing.T) {
 func TestModernCallOfToolRemovedMeanwhile(t *testing.T) {
 	reg := diffRegistry(t)
 	srv := reg.Server(&mcp.Implementation{Name: "a", Version: "1"}, nil)
-	m := newModern(srv.Server, reg)
+	m := newModern(srv.d)
 	require.NotNil(t, m)
 	_, err := m.d.serve(context.Background(), "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "removed", Arguments: json.RawMessage(`{}`)}, Extra: &mcp.RequestExtra{}}, nil)
 	var je *jsonrpc.Error

@@ -14,32 +14,6 @@ func (r *Registry) mount(s *mcp.Server) *mount {
 	return r.mountWith(s, nil)
 }
 
-// serves reports whether the registry serves s: it built s
-// (Registry.Server) or is mounted on it (Mount), and follows it still.
-func (r *Registry) serves(s *mcp.Server) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for m := range r.mounts {
-		if m.srv.Value() == s {
-			return true
-		}
-	}
-	return false
-}
-
-// dispatcherOf returns the dispatcher of s when the registry built s
-// (Registry.Server), else nil.
-func (r *Registry) dispatcherOf(s *mcp.Server) *dispatcher {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for m := range r.mounts {
-		if m.dispatch != nil && m.srv.Value() == s {
-			return m.dispatch
-		}
-	}
-	return nil
-}
-
 // forgetCollected stops following the servers that were garbage collected
 // since the last change: a server per request would otherwise leave a
 // subscription per request until the registry next changes.
@@ -55,6 +29,14 @@ func (r *Registry) forgetCollected() {
 	for _, m := range gone {
 		m.cancel()
 	}
+}
+
+// serves reports whether the mount still follows the registry on srv: it
+// was not unmounted, and srv is its server.
+func (m *mount) serves(srv *mcp.Server) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.stopped && m.srv.Value() == srv
 }
 
 // unmount stops following the registry and removes its tools from the server.

@@ -38,7 +38,7 @@ func TestToolCallResolvedOnce(t *testing.T) {
 			e.run(stdioStep{send: []string{stdioInit("2025-11-25", `{}`), `{"jsonrpc":"2.0","method":"notifications/initialized"}`}, until: `"init"`})
 			assert.Contains(t, e.run(stdioStep{send: []string{stdioCallLine("1", "a", `{}`)}, until: "1"})[0], want, "stdio")
 
-			h := newHTTPHandler(reg, srv.Server, nil, true)
+			h := newHTTPHandler(srv, nil, true)
 			a, _ := send(h, modernHeaders("tools/call", "a"), callBody("1", "a", `{}`, ""))
 			assert.Contains(t, a.Body, want, "2026-07-28")
 

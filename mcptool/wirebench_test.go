@@ -79,7 +79,7 @@ func BenchmarkStdioCall(b *testing.B) {
 func BenchmarkSessionCall(b *testing.B) {
 	reg := benchRegistry(b)
 	srv := reg.Server(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	h := newHTTPHandler(reg, srv.Server, nil, true)
+	h := newHTTPHandler(srv, nil, true)
 	post := func(session, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
