@@ -461,6 +461,13 @@ func (b *builder) collectFields(t reflect.Type) ([]*fieldInfo, *metaField, error
 				continue
 			}
 			jt := tags.json
+			if b.output && sf.Anonymous && jt.name != "" && jt.inline {
+				// encoding/json, which encodes results, has no inline: it
+				// would send the fields under the name, not promoted.
+				errs = append(errs, &DefinitionError{Type: typeString(t), Field: goName, Tag: fmt.Sprintf("json:%q", sf.Tag.Get("json")),
+					Msg: "inline is not honored in a result (encoding/json sends the fields under the name): drop the name to promote them"})
+				continue
+			}
 			start := len(paths)
 			paths = append(append(paths, index...), i)
 			idx := paths[start:len(paths):len(paths)]

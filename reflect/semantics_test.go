@@ -451,3 +451,22 @@ func TestDocsClaims(t *testing.T) {
 		mustDecode[args](t, `{"at":"`+time.Now().Add(time.Hour).UTC().Format(time.RFC3339)+`"}`)
 	})
 }
+
+// encoding/json, which encodes results, has no inline option: a result
+// type asking for it is refused at registration, naming the field and tag,
+// instead of publishing promoted fields and sending them under the name.
+func TestOutputRefusesInline(t *testing.T) {
+	_, err := OutputFor(reflect.TypeFor[docInline](), Options{})
+	var de *DefinitionError
+	if !errors.As(err, &de) {
+		t.Fatalf("err = %v, want a *DefinitionError", err)
+	}
+	for _, want := range []string{"docInline", "docInlineBase", `json:"base,inline"`, "inline is not honored in a result"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %q", err, want)
+		}
+	}
+	if _, err := OutputFor(reflect.TypeFor[docNamedEmbed](), Options{}); err != nil {
+		t.Errorf("a named embedded struct without inline: %v", err)
+	}
+}
