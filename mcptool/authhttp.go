@@ -14,18 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// Authorization over HTTP: the token verifier's configuration and the
-// handler that checks a request's token, challenges, and serves the
-// protected resource metadata.
-
-// authConfig is what HTTPOptions.TokenVerifier and ResourceMetadata configure.
-type authConfig struct {
-	verify auth.TokenVerifier
-	meta   *oauthex.ProtectedResourceMetadata
-}
+// Authorization over HTTP: the handler that checks a request's token,
+// challenges, and serves the protected resource metadata (its
+// configuration, authConfig, is in httpoptions.go).
 
 // authHTTP is the handler's resource server.
 type authHTTP struct {

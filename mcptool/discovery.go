@@ -3,7 +3,6 @@ package mcptool
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -20,20 +19,13 @@ import (
 // the most alarming of the tools it reaches. A client that approves calls
 // by their hints is never told that a proxy able to delete is read-only.
 //
-// A proxy call is resolved where a call names its tool (route, callTarget):
+// A proxy call is resolved where a call names its tool (proxy.go: route, callTarget):
 // the call becomes the named tool's own, with its arguments, before the
 // task layer and the call path see it, so it is decoded, authorized,
 // confirmed, limited, audited and run as a task exactly as a direct call of
 // that tool. A call the proxy cannot resolve (an unknown tool, a tool that
 // is not read-only through call_tool) runs the proxy itself, which answers
 // why.
-
-// The tools of discovery mode.
-const (
-	searchToolsName = "search_tools"
-	callToolName    = "call_tool"
-	callWriteName   = "call_write_tool"
-)
 
 // Discovery makes tools/list show only the eager tools (the `mcp:"eager"`
 // tag, or named here) and three tools that reach the others: search_tools
@@ -49,36 +41,11 @@ func Discovery(eager ...string) RegistryOption {
 	})
 }
 
-// discovery holds a discovery-mode registry's own tools.
-type discovery struct {
-	search, call, write *tool
-}
-
-// proxy returns the discovery tool named name.
-func (d *discovery) proxy(name string) (*tool, bool) {
-	switch {
-	case d == nil:
-		return nil, false
-	case name == searchToolsName:
-		return d.search, true
-	case name == callToolName:
-		return d.call, true
-	case name == callWriteName:
-		return d.write, true
-	}
-	return nil, false
-}
-
 type searchArgs struct {
 	_     struct{} `mcp:"readOnly,openWorld=false"`
 	Query string   `json:"query,omitempty" jsonschema_description:"What you want to do, in words: e.g. refund an invoice. Empty: the groups, and the names of the tools in none."`
 	Group string   `json:"group,omitempty" jsonschema_description:"Only tools of this group."`
 	Limit int      `json:"limit,omitempty" jsonschema:"minimum=1,maximum=50,default=5,description=How many tools at most."`
-}
-
-type proxyArgs struct {
-	Name      string          `json:"name" jsonschema:"minLength=1,description=The tool's name as search_tools gave it."`
-	Arguments json.RawMessage `json:"arguments,omitempty" jsonschema_description:"The tool's arguments: an object as its inputSchema describes."`
 }
 
 const searchDescription = "Finds the tools of this server that do what you describe, best first, with their full definitions " +
@@ -113,58 +80,6 @@ func (r *Registry) newDiscovery() (*discovery, error) {
 	return d, nil
 }
 
-// route resolves a call of a proxy (call_tool, call_write_tool) to the
-// tool it names, with that tool's arguments; ok is false for any other
-// call, and for one the proxy refuses (then the proxy runs, and says why).
-// The proxy's arguments are decoded by the proxy's own plan, so what the
-// proxy's schema rejects is never routed.
-func (r *Registry) route(name string, args json.RawMessage) (t *tool, inner json.RawMessage, ok bool) {
-	d := r.disc
-	if d == nil || name != callToolName && name != callWriteName {
-		return nil, nil, false
-	}
-	p, _ := d.proxy(name)
-	if len(args) > p.pol.maxArgBytes {
-		return nil, nil, false
-	}
-	var in proxyArgs
-	if p.plan.Decode(args, &in, p.pol.maxDepth) != nil {
-		return nil, nil, false
-	}
-	t, reason := r.reach(name, in)
-	if reason != "" {
-		return nil, nil, false
-	}
-	return t, in.Arguments, true
-}
-
-// reach finds the tool a proxy call names, or says why the proxy cannot
-// call it.
-func (r *Registry) reach(proxy string, in proxyArgs) (*tool, string) {
-	v, ok := r.tools.Load(in.Name)
-	if !ok {
-		if _, own := r.disc.proxy(in.Name); own {
-			return nil, fmt.Sprintf("%s is called directly, not through %s", in.Name, proxy)
-		}
-		return nil, noSuchTool(in.Name, "")
-	}
-	t := v.(*tool)
-	if proxy == callToolName && !t.def.Annotations.ReadOnlyHint {
-		return nil, fmt.Sprintf("%s is not read-only: call it with %s", t.name, callWriteName)
-	}
-	if a := trimJSON(in.Arguments); len(a) > 0 && a[0] != '{' && string(a) != "null" {
-		return nil, "arguments: must be an object"
-	}
-	return t, ""
-}
-
-func trimJSON(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
-		b = b[1:]
-	}
-	return b
-}
-
 // proxyRefusal is the function of a proxy: it runs only for a call route
 // did not resolve, and answers why.
 func (r *Registry) proxyRefusal(proxy string) func(context.Context, proxyArgs) (*mcp.CallToolResult, error) {
@@ -178,18 +93,6 @@ func (r *Registry) proxyRefusal(proxy string) func(context.Context, proxyArgs) (
 		// Resolved, yet here: an entry that does not route proxies (Mount).
 		return nil, Errorf("%s cannot be called through %s on this server: call it by its name", in.Name, proxy)
 	}
-}
-
-// callTarget is the tool a tools/call names, after a proxy call is
-// resolved (route): then call is rewritten in place into a call of that
-// tool, so every layer after it (tasks, the call path, audit) sees the
-// tool's own call.
-func (r *Registry) callTarget(call *mcp.CallToolRequest) (*tool, bool) {
-	if t, inner, ok := r.route(call.Params.Name, call.Params.Arguments); ok {
-		call.Params.Name, call.Params.Arguments = t.name, inner
-		return t, true
-	}
-	return r.lookup(call.Params.Name)
 }
 
 // search returns the tools of set matching query, best first, at most

@@ -50,7 +50,10 @@ func newHTTPHandler(s *Server, opts *HTTPOptions, own bool) http.Handler {
 		h.modern = newModern(s.d)
 	}
 	if !o.stateless {
-		h.sessions = &sessionTable{o: &o, srv: srv, modern: h.modern, m: map[string]*sessionUse{}}
+		h.sessions = &sessionTable{o: &o, srv: srv, m: map[string]*sessionUse{}}
+		if h.modern != nil {
+			h.sessions.d, h.sessions.encoders = h.modern.d, &h.modern.encoders
+		}
 		if reg != nil {
 			h.sessions.calls = &reg.calls
 		}

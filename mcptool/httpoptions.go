@@ -130,7 +130,13 @@ type httpConfig struct {
 	maxBodyBytesInFlight int64
 	bodyLimits           wire.Limits
 	bodyReadTimeout      time.Duration
-	auth                 *authConfig // TokenVerifier and ResourceMetadata (auth.go)
+	auth                 *authConfig // TokenVerifier and ResourceMetadata (authhttp.go)
+}
+
+// authConfig is what HTTPOptions.TokenVerifier and ResourceMetadata configure.
+type authConfig struct {
+	verify auth.TokenVerifier
+	meta   *oauthex.ProtectedResourceMetadata
 }
 
 // newHTTPConfig fills in the defaults of what opts (nil for none) leaves

@@ -76,7 +76,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Se
 		o.PageSize = mcp.DefaultPageSize
 	}
 	s := mcp.NewServer(impl, &o)
-	s.AddSendingMiddleware(onStream) // the innermost (httpsession.go)
+	s.AddSendingMiddleware(onStream) // the innermost (sessionstream.go)
 	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
 	if len(o.SupportedProtocolVersions) > 0 {
 		d.versions = o.SupportedProtocolVersions
