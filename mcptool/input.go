@@ -19,9 +19,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// modernVersion is the first protocol revision with input-required results.
-const modernVersion = "2026-07-28"
-
 // Ask asks the client for one round of input: elicitation (*mcp.ElicitParams),
 // sampling (*mcp.CreateMessageParams or *mcp.CreateMessageWithToolsParams) or
 // roots (*mcp.ListRootsParams), by keys of the tool's choosing. The answers

@@ -10,25 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Watch calls fn after every change of the registry's tools (Add, Remove),
-// synchronously, with the names of the tools the change added or removed,
-// until stop is called. An adapter for another MCP library looks each name
-// up ([Registry.Tool]) to bring its server up to date, so keeping a served
-// registry in sync costs the size of each change, not of the registry.
-func (r *Registry) Watch(fn func(changed []string)) (stop func()) {
-	_, stop = r.subscribe(func(added []*tool, removed []string) {
-		changed := removed
-		if len(added) > 0 {
-			changed = make([]string, 0, len(added)+len(removed))
-			for _, t := range added {
-				changed = append(changed, t.name)
-			}
-			changed = append(changed, removed...)
-		}
-		fn(changed)
-	})
-	return stop
-}
+// modernVersion is the first protocol revision with input-required results.
+const modernVersion = "2026-07-28"
 
 // sdkPeer is the go-sdk request of a call.
 type sdkPeer struct{ req *mcp.CallToolRequest }

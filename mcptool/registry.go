@@ -196,6 +196,26 @@ func (r *Registry) snapshotSubs() []func([]*tool, []string) {
 	return out
 }
 
+// Watch calls fn after every change of the registry's tools (Add, Remove),
+// synchronously, with the names of the tools the change added or removed,
+// until stop is called. An adapter for another MCP library looks each name
+// up ([Registry.Tool]) to bring its server up to date, so keeping a served
+// registry in sync costs the size of each change, not of the registry.
+func (r *Registry) Watch(fn func(changed []string)) (stop func()) {
+	_, stop = r.subscribe(func(added []*tool, removed []string) {
+		changed := removed
+		if len(added) > 0 {
+			changed = make([]string, 0, len(added)+len(removed))
+			for _, t := range added {
+				changed = append(changed, t.name)
+			}
+			changed = append(changed, removed...)
+		}
+		fn(changed)
+	})
+	return stop
+}
+
 // subscribe calls fn after every change, and returns a function that stops it.
 // It also returns the tool set at the time of subscription.
 func (r *Registry) subscribe(fn func(added []*tool, removed []string)) (*toolSet, func()) {
