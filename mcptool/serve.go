@@ -124,6 +124,6 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
 	s.AddSendingMiddleware(m.notes.sending())
 	r.serveTasks(s)
-	s.AddReceivingMiddleware(r.trackCalls) // outermost: it cancels everything under it
+	s.AddReceivingMiddleware(r.calls.trackCalls) // outermost: it cancels everything under it
 	return m
 }

@@ -39,8 +39,8 @@ type inflight struct {
 }
 
 // trackCalls is receiving middleware that runs each request of a session
-// with an id on a context the registry can cancel.
-func (r *Registry) trackCalls(next mcp.MethodHandler) mcp.MethodHandler {
+// with an id on a context the registry can cancel (in s).
+func (s *sessionCalls) trackCalls(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		ss, _ := req.GetSession().(*mcp.ServerSession)
 		if ss == nil || strings.HasPrefix(method, "notifications/") || ss.ID() == "" {
@@ -50,8 +50,8 @@ func (r *Registry) trackCalls(next mcp.MethodHandler) mcp.MethodHandler {
 		if x := req.GetExtra(); x != nil {
 			header = x.Header
 		}
-		ctx, c := r.calls.start(ctx, ss, header)
-		defer r.calls.done(ss, c)
+		ctx, c := s.start(ctx, ss, header)
+		defer s.done(ss, c)
 		return next(ctx, method, req)
 	}
 }
