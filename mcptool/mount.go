@@ -10,10 +10,6 @@ import (
 // A mount: the registry's tools kept in sync on a go-sdk server (the one
 // of Registry.Server, or the user's of Registry.Mount) as they change.
 
-func (r *Registry) mount(s *mcp.Server) *mount {
-	return r.mountWith(s, nil)
-}
-
 // forgetCollected stops following the servers that were garbage collected
 // since the last change: a server per request would otherwise leave a
 // subscription per request until the registry next changes.

@@ -101,6 +101,11 @@ func (r *Registry) Mount(s *mcp.Server) *Server {
 	return &Server{Server: s, reg: r, m: r.mount(s)}
 }
 
+// mount follows the registry on s, a server of the user's (Mount).
+func (r *Registry) mount(s *mcp.Server) *mount {
+	return r.mountWith(s, nil)
+}
+
 // mountWith follows the registry on s; with a dispatcher, only the tools
 // go-sdk must hold itself (tool.headers) are added to s.
 func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
