@@ -25,13 +25,25 @@ var formats = map[string]func(string) bool{
 	},
 	"date":          func(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil },
 	"time":          func(s string) bool { return fullTimeRe().MatchString(s) || isLeapSecond("2016-12-31T"+s) },
-	"email":         func(s string) bool { return validate().Var(s, "email") == nil },
+	"email":         isEmail,
 	"hostname":      func(s string) bool { return validate().Var(s, "hostname_rfc1123") == nil },
 	"ipv4":          func(s string) bool { return validate().Var(s, "ipv4") == nil },
 	"ipv6":          isIPv6,
 	"uuid":          func(s string) bool { return validate().Var(s, "uuid") == nil },
 	"uri":           func(s string) bool { u, ok := parseURI(s); return ok && u.Scheme != "" },
 	"uri-reference": func(s string) bool { _, ok := parseURI(s); return ok && !strings.Contains(s, `\`) },
+}
+
+// isEmail reports whether s is an RFC 5321 mailbox, as JSON Schema's
+// "email" means it: ASCII (a non-ASCII address is "idn-email"), in
+// validator's email form.
+func isEmail(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return validate().Var(s, "email") == nil
 }
 
 // isIPv6 reports whether s is an IPv6 address in RFC 4291's text form,

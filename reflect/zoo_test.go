@@ -395,6 +395,8 @@ var zoo = []zooEntry{
 		},
 		invalid: []zooCase{
 			{`{"email":"no-at-sign"}`, "email", "format"},
+			{`{"email":"0@é.A"}`, "email", "format"},
+			{`{"email":"é@example.com"}`, "email", "format"},
 			{`{"url":"/relative/path"}`, "url", "format"},
 			{`{"uri":"no scheme"}`, "uri", "format"},
 			{`{"uuid":"123e4567"}`, "uuid", "format"},
