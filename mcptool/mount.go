@@ -73,18 +73,27 @@ func (m *mount) holds(t *tool) bool {
 	return m.dispatch == nil || t.headers
 }
 
+// live is the server the mount serves, nil once the mount stopped or the
+// server was collected (the mount then cancels itself); m.mu is held.
+func (m *mount) live() *mcp.Server {
+	if m.stopped {
+		return nil
+	}
+	srv := m.srv.Value()
+	if srv == nil {
+		m.cancel()
+	}
+	return srv
+}
+
 // reconcile makes the server's tools those of the registry. It diffs the
 // registry's current snapshot against what it served, so changes that race
 // each other always settle on the registry's state.
 func (m *mount) reconcile() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.stopped {
-		return
-	}
-	srv := m.srv.Value()
+	srv := m.live()
 	if srv == nil {
-		m.cancel()
 		return
 	}
 	set := m.reg.snapshot()
@@ -131,12 +140,8 @@ func (m *mount) syncView(srv *mcp.Server, name string, served, cur *tool) {
 func (m *mount) apply(added []*tool, removed []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.stopped {
-		return
-	}
-	srv := m.srv.Value()
+	srv := m.live()
 	if srv == nil {
-		m.cancel()
 		return
 	}
 	var gone []string

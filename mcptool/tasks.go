@@ -92,13 +92,7 @@ func (r *Registry) updateTask(ctx context.Context, id string, change func(*tasks
 
 // withTasksCapability declares the extension in the server's capabilities.
 func withTasksCapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
-	cp := *c
-	cp.Extensions = map[string]any{}
-	for k, v := range c.Extensions {
-		cp.Extensions[k] = v
-	}
-	cp.AddExtension(TasksExtension, map[string]any{})
-	return &cp
+	return withExtension(c, TasksExtension, map[string]any{})
 }
 
 // loadTask reads a task caller (mayUse, below) may see, failing it first

@@ -191,13 +191,7 @@ func (r *Registry) onlyPages(ctx context.Context, next mcp.MethodHandler, ss *mc
 // withUICapability is c declaring the extension, with the MIME type of its
 // pages.
 func withUICapability(c *mcp.ServerCapabilities) *mcp.ServerCapabilities {
-	cp := *c
-	cp.Extensions = map[string]any{}
-	for k, v := range c.Extensions {
-		cp.Extensions[k] = v
-	}
-	cp.AddExtension(view.Extension, map[string]any{"mimeTypes": []string{view.MIMEType}})
-	return &cp
+	return withExtension(c, view.Extension, map[string]any{"mimeTypes": []string{view.MIMEType}})
 }
 
 // presentTools gives the registry's tools of a page go-sdk listed (Mount)
