@@ -117,6 +117,7 @@ type sessionSide struct {
 	id      string // Mcp-Session-Id of the session opened
 	version string // its protocol version, sent as Mcp-Protocol-Version
 	token   string // sent as a bearer token when set
+	ref     bool   // the side served by go-sdk (sessionServers' ref)
 }
 
 // sessionHeaders are the headers of a well-formed request of s's session;
@@ -746,14 +747,36 @@ func duplicateInFlight(s *sessionSide, tools *sessionTools) []diffAnswer {
 }
 
 // deleteInFlight deletes the session while a call runs on it: the call is
-// cancelled, its stream ends, and the session is gone.
+// cancelled, its stream ends unanswered, and the session is gone.
+//
+// go-sdk races here: the cancelled call's answer is written unless its
+// Close marks the connection done first (streamableServerConn.Write reads
+// isDone), so now and then its stream carries the answer. mcpgen's wire
+// marks the session as ending before it cancels (sessionOwn.end), so its
+// stream never does; go-sdk's answer, when it wins the race, is dropped
+// before the two are compared.
 func deleteInFlight(s *sessionSide, tools *sessionTools) []diffAnswer {
 	out := s.open("2025-11-25", "{}")
 	st := s.stream(sessionCall("13", "block", `{"tag":"x"}`))
 	waitTool(s.t, tools.started, "x")
 	del, _ := s.do(http.MethodDelete, nil, "")
 	waitTool(s.t, tools.cancelled, "x")
-	return append(out, del, s.end(st), s.post(add1))
+	ended := s.end(st)
+	if s.ref {
+		ended.Body = dropEvent(ended.Body, `"id":13,"result":`)
+	}
+	return append(out, del, ended, s.post(add1))
+}
+
+// dropEvent removes from an SSE body the events whose data holds marker.
+func dropEvent(body, marker string) string {
+	var keep []string
+	for _, ev := range strings.SplitAfter(body, "\n\n") {
+		if !strings.Contains(ev, marker) {
+			keep = append(keep, ev)
+		}
+	}
+	return strings.Join(keep, "")
 }
 
 // The intended differences of the session wire, each a -32601 whose
@@ -803,7 +826,7 @@ func TestSessionDifferential(t *testing.T) {
 // with -v it logs own's.
 func compareSessions(t *testing.T, own, ref *httptest.Server, c sessionCase, tools *sessionTools) {
 	got := c.run(&sessionSide{t: t, url: own.URL, client: own.Client()}, tools)
-	want := c.run(&sessionSide{t: t, url: ref.URL, client: ref.Client()}, tools)
+	want := c.run(&sessionSide{t: t, url: ref.URL, client: ref.Client(), ref: true}, tools)
 	assert.Equal(t, want, got)
 	if testing.Verbose() {
 		for i, a := range got {
