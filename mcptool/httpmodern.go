@@ -279,8 +279,9 @@ var (
 	eventEnd   = []byte("\n\n")
 )
 
-// event writes one SSE message event, in one Write.
-func (s *sseWriter) event(data []byte) error {
+// event writes one SSE message event, in one Write, and flushes it when
+// flush.
+func (s *sseWriter) event(data []byte, flush bool) error {
 	e := s.encoders.Get().(*encoder)
 	defer e.put(s.encoders)
 	e.buf.Grow(len(eventStart) + len(data) + len(eventEnd))
@@ -288,7 +289,9 @@ func (s *sseWriter) event(data []byte) error {
 	e.buf.Write(data)
 	e.buf.Write(eventEnd)
 	_, err := s.w.Write(e.buf.Bytes())
-	_ = http.NewResponseController(s.w).Flush()
+	if flush {
+		flushStream(s.w)
+	}
 	return err
 }
 
@@ -308,7 +311,7 @@ func (s *sseWriter) notify(method string, params any) error {
 		return err
 	}
 	s.headers()
-	return s.event(data)
+	return s.event(data, true)
 }
 
 // reply writes the response to id: res, or err. A result gets the server's
@@ -340,7 +343,11 @@ func (s *sseWriter) reply(id jsonrpc.ID, res mcp.Result, err error, impl *mcp.Im
 		_, _ = s.w.Write(data)
 		return
 	}
-	_ = s.event(data)
+	// The response ends the stream: net/http sends it with whatever is
+	// still buffered when the handler returns, in one write (with a
+	// Content-Length when it is small), not a flush and then the closing
+	// chunk, as the session wire does (sessionStream.send).
+	_ = s.event(data, false)
 }
 
 // streamPeer is the client end of a tools/call on this path: progress
