@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 	"github.com/mcpgen/mcpgen/mcptool/internal/wire"
 )
 
@@ -495,7 +496,13 @@ func TestModernResponseEncoding(t *testing.T) {
 		"call":       func() mcp.Result { return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "<3>"}}} },
 		"call error": func() mcp.Result { return &mcp.CallToolResult{IsError: true} },
 		"call meta":  func() mcp.Result { return &mcp.CallToolResult{Meta: mcp.Meta{"k": 1}} },
-		"list":       func() mcp.Result { return &mcp.ListToolsResult{Tools: []*mcp.Tool{}} },
+		"call structured": func() mcp.Result {
+			return sdkpatch.WithResultType(&mcp.CallToolResult{
+				Content:           []mcp.Content{&mcp.TextContent{Text: `{"a":"<&>"}`}},
+				StructuredContent: json.RawMessage("{\"a\": \"<&>\u2028\"}"),
+			}, false)
+		},
+		"list": func() mcp.Result { return &mcp.ListToolsResult{Tools: []*mcp.Tool{}} },
 	}
 	for name, res := range results {
 		for _, id := range []any{float64(7), "a<b"} {

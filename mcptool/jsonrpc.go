@@ -162,6 +162,22 @@ func (e *encoder) encode(v any) error {
 	return nil
 }
 
+// result appends res, as e.encode would. A tools/call result is its own
+// MarshalJSON's output, which json.Encoder would only copy (compacting
+// what json.Marshal wrote compact already, without escaping more).
+func (e *encoder) result(res mcp.Result) error {
+	call, ok := res.(*mcp.CallToolResult)
+	if !ok || call == nil {
+		return e.encode(res)
+	}
+	b, err := call.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	e.buf.Write(b)
+	return nil
+}
+
 // response encodes the response to id carrying res, as
 // jsonrpc.EncodeMessage would, encoding res once: a tools/call result
 // without _meta gets the server's identity (info) written in, the first
@@ -191,7 +207,7 @@ func (e *encoder) response(id jsonrpc.ID, res mcp.Result, impl *mcp.Implementati
 		}
 	}
 	start := e.buf.Len()
-	if err := e.encode(res); err != nil {
+	if err := e.result(res); err != nil {
 		return err
 	}
 	if splice {
