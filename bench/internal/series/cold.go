@@ -14,18 +14,29 @@ import (
 // toolsList is the request whose answer ends a cold start.
 const toolsList = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 
-// coldStart execs the server bin serving stdio and returns the time from
+// cold is what one cold start measured.
+type cold struct {
+	wall time.Duration // exec to the first tools/list answer read
+	cpu  time.Duration // the server's user + system time, exec to exit
+	heap uint64        // live heap at the answer (heap runs only)
+}
+
+// coldStart execs the server bin serving stdio and measures the time from
 // exec to its first tools/list answered (initialize, its answer,
 // notifications/initialized and tools/list written as soon as each may
-// be). With heap, the server is started with standalone.HeapEnv, sent
-// SIGUSR1 once that answer is read, and its live heap after a full GC is
-// returned too; the time of such a run includes the signal handler's set-up,
+// be), then closes its input and waits for it to exit: its CPU time is
+// then the whole process's, every thread's, from the kernel's accounting
+// of the child (getrusage), which moves far less with the machine's load
+// than the wall clock (the exit itself adds well under a millisecond).
+// With heap, the server is started with standalone.HeapEnv, sent SIGUSR1
+// once that answer is read, and its live heap after a full GC is returned
+// instead; the time of such a run includes the signal handler's set-up,
 // so the series times runs without it and reads the heap in runs of their
 // own.
-func coldStart(bin string, heap bool) (time.Duration, uint64, error) {
+func coldStart(bin string, heap bool) (cold, error) {
 	p, err := startStdio(bin, heap)
 	if err != nil {
-		return 0, 0, err
+		return cold{}, err
 	}
 	defer p.stop()
 	watchdog := time.AfterFunc(30*time.Second, func() {
@@ -36,26 +47,31 @@ func coldStart(bin string, heap bool) (time.Duration, uint64, error) {
 	defer watchdog.Stop()
 	start := time.Now()
 	if err := p.initialize(); err != nil {
-		return 0, 0, err
+		return cold{}, err
 	}
 	if _, err := p.roundTrip(toolsList, `"calculate_sum"`); err != nil {
-		return 0, 0, fmt.Errorf("tools/list: %w", err)
+		return cold{}, fmt.Errorf("tools/list: %w", err)
 	}
-	elapsed := time.Since(start)
+	c := cold{wall: time.Since(start)}
 	if !heap {
-		return elapsed, 0, nil
+		_ = p.in.Close()
+		if err := p.cmd.Wait(); err != nil {
+			return cold{}, fmt.Errorf("exit after its input ended: %w", err)
+		}
+		c.cpu = p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
+		return c, nil
 	}
 	if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
-		return 0, 0, err
+		return cold{}, err
 	}
 	for {
 		line, err := p.stderr.ReadString('\n')
 		if err != nil {
-			return 0, 0, fmt.Errorf("no heap line on stderr: %w", err)
+			return cold{}, fmt.Errorf("no heap line on stderr: %w", err)
 		}
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), standalone.HeapPrefix); ok {
-			n, err := strconv.ParseUint(v, 10, 64)
-			return elapsed, n, err
+			c.heap, err = strconv.ParseUint(v, 10, 64)
+			return c, err
 		}
 	}
 }
@@ -65,37 +81,43 @@ func coldStart(bin string, heap bool) (time.Duration, uint64, error) {
 // and prints the medians.
 func coldStarts(dir func(string) string, n int) error {
 	times := map[string][]float64{}
+	cpus := map[string][]float64{}
 	heaps := map[string][]float64{}
 	for _, s := range stacks {
-		if _, _, err := coldStart(dir(s), false); err != nil {
+		if _, err := coldStart(dir(s), false); err != nil {
 			return fmt.Errorf("%s: %w", s, err)
 		}
 	}
 	for i := range n {
 		for j := range stacks {
 			s := stacks[(i+j)%len(stacks)]
-			d, _, err := coldStart(dir(s), false)
+			c, err := coldStart(dir(s), false)
 			if err != nil {
 				return fmt.Errorf("%s: %w", s, err)
 			}
-			_, h, err := coldStart(dir(s), true)
+			h, err := coldStart(dir(s), true)
 			if err != nil {
 				return fmt.Errorf("%s, heap: %w", s, err)
 			}
-			times[s] = append(times[s], float64(d))
-			heaps[s] = append(heaps[s], float64(h))
+			times[s] = append(times[s], float64(c.wall))
+			cpus[s] = append(cpus[s], float64(c.cpu))
+			heaps[s] = append(heaps[s], float64(h.heap))
 		}
 	}
-	fmt.Printf("\ncold start over stdio, exec to the first tools/list answered, median of %d runs; "+
-		"live heap then (after a full GC, /gc/heap/live:bytes), median of %d runs:\n\n", n, n)
-	fmt.Println("| server | cold start | live heap |")
-	fmt.Println("| --- | --- | --- |")
+	fmt.Printf("\ncold start over stdio, exec to the first tools/list answered, and the server's CPU time "+
+		"(user + system, exec to exit once its input ends), median of %d runs; live heap then "+
+		"(after a full GC, /gc/heap/live:bytes), median of %d runs:\n\n", n, n)
+	fmt.Println("| server | cold start | CPU | live heap |")
+	fmt.Println("| --- | --- | --- | --- |")
+	ms := func(v []float64) float64 { return median(v) / float64(time.Millisecond) }
 	for _, s := range stacks {
-		fmt.Printf("| %s | %.1f ms | %.2f MB |\n", s, median(times[s])/float64(time.Millisecond), median(heaps[s])/1e6)
+		fmt.Printf("| %s | %.1f ms | %.1f ms | %.2f MB |\n", s, ms(times[s]), ms(cpus[s]), median(heaps[s])/1e6)
 	}
-	fmt.Printf("\nmcpgen's cold start %.2fx mcp-go's, %.2fx go-sdk's; live heap %.2fx mcp-go's, %.2fx go-sdk's\n",
-		median(times["mcpgen"])/median(times["mcpgo"]), median(times["mcpgen"])/median(times["gosdk"]),
-		median(heaps["mcpgen"])/median(heaps["mcpgo"]), median(heaps["mcpgen"])/median(heaps["gosdk"]))
+	ratio := func(m map[string][]float64, of string) float64 { return median(m["mcpgen"]) / median(m[of]) }
+	fmt.Printf("\nmcpgen's cold start %.2fx mcp-go's, %.2fx go-sdk's; CPU %.2fx mcp-go's, %.2fx go-sdk's; "+
+		"live heap %.2fx mcp-go's, %.2fx go-sdk's\n",
+		ratio(times, "mcpgo"), ratio(times, "gosdk"), ratio(cpus, "mcpgo"), ratio(cpus, "gosdk"),
+		ratio(heaps, "mcpgo"), ratio(heaps, "gosdk"))
 	return nil
 }
 
