@@ -5,8 +5,11 @@
 //
 //   - stateless (the default): 2026-07-28 streamable HTTP on loopback
 //     (mcptool.Server.Handler; mcp.NewStreamableHTTPHandler with Stateless;
-//     mcp-go's StreamableHTTPServer, stateless). C workers each send a
-//     tools/call and wait for its answer, again and again.
+//     mcp-go's StreamableHTTPServer, stateless), and a fourth server, the
+//     ceiling: a bare net/http handler that decodes the call with
+//     encoding/json and writes a fixed answer (internal/standalone/bare).
+//     C workers each send a tools/call and wait for its answer, again and
+//     again.
 //   - session: 2025-11-25 streamable HTTP sessions on loopback (the same
 //     mcptool handler, which gives 2025-era clients sessions; go-sdk's
 //     handler with default options; mcp-go's, WithStateful). Each of C
@@ -29,7 +32,9 @@
 // requests (calls answered) per second, the 50th and 99th percentile
 // latency, and the server's CPU time per request (user + system, from
 // /proc/PID/stat over the load, 10 ms ticks, on every wire alike), then
-// the ratios of mcpgen's to mcp-go's.
+// the ratios of mcpgen's to mcp-go's (and, stateless, to the bare
+// handler's). With MCPGEN_BENCH_PROFILE=DIR the servers write CPU and
+// allocation profiles into DIR (standalone.Profile).
 //
 //	go run ./internal/series                       # stateless, 5 rounds of 3 s, c=8 and c=32
 //	go run ./internal/series -wire stdio -rounds 3  # stdio, and 11 cold starts
@@ -54,6 +59,11 @@ import (
 )
 
 var stacks = []string{"mcpgen", "gosdk", "mcpgo"}
+
+// bare is the stateless wire's fourth server, its ceiling: a net/http
+// handler that decodes the call with encoding/json and writes a fixed
+// answer (internal/standalone/bare).
+const bare = "bare"
 
 // wires are the series' wires and how each is measured.
 var wires = map[string]func(bin string, c int, d time.Duration) (result, error){
@@ -90,20 +100,24 @@ func main() {
 		}
 		defer os.RemoveAll(dir)
 		args := []string{"build", "-o", dir + string(os.PathSeparator)}
-		for _, s := range stacks {
+		for _, s := range append(stacks[:len(stacks):len(stacks)], bare) {
 			args = append(args, "./internal/standalone/"+s)
 		}
 		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 			log.Fatalf("go build: %v\n%s", err, out)
 		}
 	}
+	run := stacks
+	if *wire == "stateless" {
+		run = append(stacks[:len(stacks):len(stacks)], bare)
+	}
 	fmt.Printf("# wire %s; %d rounds of %v per server and concurrency; nproc %d; load average at start: %s\n",
 		*wire, *rounds, *duration, runtime.NumCPU(), loadavg())
 	results := map[key][]result{}
 	for r := range *rounds {
 		for _, c := range cs {
-			for i := range stacks {
-				s := stacks[(i+r)%len(stacks)]
+			for i := range run {
+				s := run[(i+r)%len(run)]
 				res, err := measure(filepath.Join(dir, s), c, *duration)
 				if err != nil {
 					log.Fatalf("%s, c=%d, round %d: %v", s, c, r+1, err)
@@ -118,7 +132,7 @@ func main() {
 	fmt.Println("| server | c | median req/s | p50 | p99 | server CPU per request |")
 	fmt.Println("| --- | --- | --- | --- | --- | --- |")
 	for _, c := range cs {
-		for _, s := range stacks {
+		for _, s := range run {
 			m := medians(results[key{s, c}])
 			fmt.Printf("| %s | %d | %.0f | %v | %v | %.0f µs |\n", s, c, m.rate, m.p50, m.p99, m.cpu)
 		}
@@ -128,6 +142,10 @@ func main() {
 		g, m, o := medians(results[key{"mcpgen", c}]), medians(results[key{"mcpgo", c}]), medians(results[key{"gosdk", c}])
 		fmt.Printf("c=%d: mcpgen's req/s %.2fx mcp-go's, %.2fx go-sdk's; CPU per request %.2fx mcp-go's, %.2fx go-sdk's\n",
 			c, g.rate/m.rate, g.rate/o.rate, g.cpu/m.cpu, g.cpu/o.cpu)
+		if b := results[key{bare, c}]; len(b) > 0 {
+			m := medians(b)
+			fmt.Printf("c=%d: mcpgen's req/s %.2fx the bare net/http handler's; CPU per request %.2fx its\n", c, g.rate/m.rate, g.cpu/m.cpu)
+		}
 	}
 	if *wire == "stdio" && *cold > 0 {
 		if err := coldStarts(func(s string) string { return filepath.Join(dir, s) }, *cold); err != nil {

@@ -12,7 +12,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/mcpgen/mcpgen/bench/internal/standalone"
 )
 
 // call is the stateless wire's request: a 2026-07-28 tools/call, its
@@ -52,7 +55,19 @@ func startHTTP(bin, wire string) (*httpServer, error) {
 	return &httpServer{cmd: cmd, url: "http://" + strings.Fields(line)[0] + "/"}, nil
 }
 
-func (s *httpServer) stop() { _ = s.cmd.Process.Kill(); _ = s.cmd.Wait() }
+func (s *httpServer) stop() { end(s.cmd) }
+
+// end ends the server process cmd: killed, or, when the servers profile
+// themselves (standalone.ProfileEnv), stopped by SIGTERM so that they
+// write their profiles.
+func end(cmd *exec.Cmd) {
+	if os.Getenv(standalone.ProfileEnv) != "" {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	} else {
+		_ = cmd.Process.Kill()
+	}
+	_ = cmd.Wait()
+}
 
 // httpClient keeps c connections to the server.
 func httpClient(c int) *http.Client {

@@ -104,6 +104,9 @@ func (p *stdioPeer) start() error { return p.cmd.Start() }
 
 // stop closes the server's input and ends the process.
 func (p *stdioPeer) stop() {
+	if p.cmd.Process != nil && os.Getenv(standalone.ProfileEnv) != "" {
+		end(p.cmd) // before its input ends, which would end it first
+	}
 	_ = p.in.Close()
 	if p.cmd.Process != nil {
 		_ = p.cmd.Process.Kill()

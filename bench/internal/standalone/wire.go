@@ -1,13 +1,16 @@
 package standalone
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -61,5 +64,47 @@ func HeapOnSignal() {
 			metrics.Read(s)
 			fmt.Fprintf(os.Stderr, "%s%d\n", HeapPrefix, s[0].Value.Uint64())
 		}
+	}()
+}
+
+// ProfileEnv is the environment variable that makes a server profile
+// itself: when it names a directory, [Profile] writes the CPU profile of
+// the server's run to DIR/SERVER-WIRE.cpu and its allocations since start
+// to DIR/SERVER-WIRE.allocs when it is stopped by SIGTERM (each run
+// overwrites the last). The series passes it on and stops its servers with
+// SIGTERM then, so a server is profiled under the series' own load:
+//
+//	MCPGEN_BENCH_PROFILE=$PWD go run ./internal/series -rounds 1 -c 8
+const ProfileEnv = "MCPGEN_BENCH_PROFILE"
+
+// Profile starts the CPU profile ProfileEnv asks for, of the server
+// serving wire, and writes both profiles and exits at SIGTERM. Without the
+// variable it does nothing.
+func Profile(wire string) {
+	dir := os.Getenv(ProfileEnv)
+	if dir == "" {
+		return
+	}
+	name := filepath.Join(dir, filepath.Base(os.Args[0])+"-"+wire)
+	f, err := os.Create(name + ".cpu")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	go func() {
+		<-sig
+		pprof.StopCPUProfile()
+		err := f.Close()
+		if m, merr := os.Create(name + ".allocs"); merr == nil {
+			err = errors.Join(err, pprof.Lookup("allocs").WriteTo(m, 0), m.Close())
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		os.Exit(0)
 	}()
 }

@@ -22,6 +22,7 @@ import (
 
 func main() {
 	wire := standalone.Wire()
+	standalone.Profile(wire)
 	standalone.HeapOnSignal()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "standalone", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: standalone.Name, Description: standalone.Description},

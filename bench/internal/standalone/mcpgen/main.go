@@ -22,6 +22,7 @@ import (
 
 func main() {
 	wire := standalone.Wire()
+	standalone.Profile(wire)
 	standalone.HeapOnSignal()
 	reg := mcptool.NewRegistry()
 	if err := mcptool.Add(reg, standalone.Name, standalone.Echo, mcptool.Description(standalone.Description)); err != nil {

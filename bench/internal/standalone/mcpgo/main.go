@@ -23,6 +23,7 @@ import (
 
 func main() {
 	wire := standalone.Wire()
+	standalone.Profile(wire)
 	standalone.HeapOnSignal()
 	srv := server.NewMCPServer("standalone", "1", server.WithToolCapabilities(true))
 	srv.AddTool(mcp.NewTool(standalone.Name, mcp.WithDescription(standalone.Description),
