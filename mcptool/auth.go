@@ -17,7 +17,7 @@ import (
 //
 //	HTTP      HTTPOptions.TokenVerifier: RFC 9728 metadata; 401 without a
 //	          valid token; 403 insufficient_scope for a tools/call whose tool
-//	          needs scopes the token lacks (authHTTP below)
+//	          needs scopes the token lacks (authHTTP, authhttp.go)
 //	list      tools/list shows a caller only the tools its token may call
 //	          (dispatch.go; ListAllTools turns that off)
 //	call      bound.call's authorize step, for every transport: a call with

@@ -105,10 +105,11 @@ type httpHandler struct {
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	var scanned wire.Body
+	var body []byte
 	if r.Method == http.MethodPost {
-		body, b, hold, ok := h.body.read(w, r)
-		scanned = b
-		if !ok {
+		var hold bodyHold
+		var ok bool
+		if body, scanned, hold, ok = h.body.read(w, r); !ok {
 			return
 		}
 		defer hold.release()
@@ -116,9 +117,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if env.method == "tools/call" && h.auth != nil && !h.auth.permit(w, r, env.name, env.args) {
 			return
 		}
-		if h.modern != nil && h.modern.serve(w, r, &scanned) {
-			return
-		}
+	}
+	// The wire: 2026-07-28 (mcpgen's own, else go-sdk's stateless
+	// handler), or a 2025-era session.
+	stateless := h.sessions == nil || statelessWire(r, env)
+	if stateless && h.modern != nil && h.modern.serve(w, r, &scanned) {
+		return
+	}
+	if r.Method == http.MethodPost {
 		switch {
 		case env.task:
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
@@ -133,7 +139,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = &bodyReader{b: body}
 		r.ContentLength = int64(len(body))
 	}
-	if h.sessions == nil || statelessWire(r, env) {
+	if stateless {
 		h.stateless.ServeHTTP(w, r)
 		return
 	}
