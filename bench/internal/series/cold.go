@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,18 +19,17 @@ const toolsList = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
 // cold is what one cold start measured.
 type cold struct {
 	wall time.Duration // exec to the first tools/list answer read
-	cpu  time.Duration // the server's user + system time, exec to exit
+	cpu  time.Duration // the server's CPU time, exec to that answer
 	heap uint64        // live heap at the answer (heap runs only)
 }
 
 // coldStart execs the server bin serving stdio and measures the time from
 // exec to its first tools/list answered (initialize, its answer,
 // notifications/initialized and tools/list written as soon as each may
-// be), then closes its input and waits for it to exit: its CPU time is
-// then the whole process's, every thread's, from the kernel's accounting
-// of the child (getrusage), which moves far less with the machine's load
-// than the wall clock (the exit itself adds well under a millisecond).
-// With heap, the server is started with standalone.HeapEnv, sent SIGUSR1
+// be), and the server's CPU time by then: the time every thread of it
+// has run, from the kernel's accounting (/proc/PID/task/*/schedstat, in
+// nanoseconds), which moves far less with the machine's load than the
+// wall clock. With heap, the server is started with standalone.HeapEnv, sent SIGUSR1
 // once that answer is read, and its live heap after a full GC is returned
 // instead; the time of such a run includes the signal handler's set-up,
 // so the series times runs without it and reads the heap in runs of their
@@ -54,12 +55,8 @@ func coldStart(bin string, heap bool) (cold, error) {
 	}
 	c := cold{wall: time.Since(start)}
 	if !heap {
-		_ = p.in.Close()
-		if err := p.cmd.Wait(); err != nil {
-			return cold{}, fmt.Errorf("exit after its input ended: %w", err)
-		}
-		c.cpu = p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
-		return c, nil
+		c.cpu, err = onCPU(p.cmd.Process.Pid)
+		return c, err
 	}
 	if err := p.cmd.Process.Signal(syscall.SIGUSR1); err != nil {
 		return cold{}, err
@@ -105,7 +102,7 @@ func coldStarts(dir func(string) string, n int) error {
 		}
 	}
 	fmt.Printf("\ncold start over stdio, exec to the first tools/list answered, and the server's CPU time "+
-		"(user + system, exec to exit once its input ends), median of %d runs; live heap then "+
+		"by then (every thread's, from /proc/PID/task/*/schedstat), median of %d runs; live heap then "+
 		"(after a full GC, /gc/heap/live:bytes), median of %d runs:\n\n", n, n)
 	fmt.Println("| server | cold start | CPU | live heap |")
 	fmt.Println("| --- | --- | --- | --- |")
@@ -119,6 +116,28 @@ func coldStarts(dir func(string) string, n int) error {
 		ratio(times, "mcpgo"), ratio(times, "gosdk"), ratio(cpus, "mcpgo"), ratio(cpus, "gosdk"),
 		ratio(heaps, "mcpgo"), ratio(heaps, "gosdk"))
 	return nil
+}
+
+// onCPU is the time every thread of process pid has run so far (the
+// first field of each /proc/PID/task/TID/schedstat, in nanoseconds).
+func onCPU(pid int) (time.Duration, error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("no schedstat of process %d: %v", pid, err)
+	}
+	var sum time.Duration
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // a thread that has just exited
+		}
+		ns, err := strconv.ParseInt(strings.Fields(string(b))[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", f, err)
+		}
+		sum += time.Duration(ns)
+	}
+	return sum, nil
 }
 
 // median is the median of v.
