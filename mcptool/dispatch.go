@@ -31,6 +31,7 @@ import (
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {
 	reg      *Registry
+	tasks    taskHook // the tasks extension (taskserve.go)
 	pageSize int
 	poking   atomic.Bool
 
@@ -81,7 +82,7 @@ func (d *dispatcher) use(mw ...mcp.Middleware) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.outer = append(d.outer, mw...)
-	h := d.registry(d.reg.taskMiddleware(d.middleware(d.fallback)))
+	h := d.registry(d.tasks.taskMiddleware(d.middleware(d.fallback)))
 	for _, m := range d.outer {
 		h = m(h)
 	}

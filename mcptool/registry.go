@@ -91,6 +91,7 @@ func (r *Registry) snapshotLocked() *toolSet {
 // checked, and the registry serves no tool.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
+	r.tasks.reg = r
 	r.cfg.cache = mcpreflect.DefaultCache()
 	var misuse []error
 	for i, o := range opts {

@@ -77,7 +77,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Se
 	}
 	s := mcp.NewServer(impl, &o)
 	s.AddSendingMiddleware(onStream) // the innermost (sessionstream.go)
-	d := &dispatcher{reg: r, pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
+	d := &dispatcher{reg: r, tasks: r.taskExtension(), pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
 	if len(o.SupportedProtocolVersions) > 0 {
 		d.versions = o.SupportedProtocolVersions
 	}
@@ -128,7 +128,7 @@ func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
 	m.notes = &pageNotes{reg: r, ownResources: d != nil && d.ownResources}
 	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)
 	s.AddSendingMiddleware(m.notes.sending())
-	r.serveTasks(s)
+	r.taskExtension().serveTasks(s)
 	s.AddReceivingMiddleware(r.calls.trackCalls) // outermost: it cancels everything under it
 	return m
 }

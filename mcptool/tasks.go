@@ -16,8 +16,10 @@ import (
 // A registry's tasks: the runtime, its store, updating a task, and
 // leases (a caller's access to them: taskaccess.go).
 
-// taskRuntime is a registry's task machinery.
+// taskRuntime is a registry's task machinery, which all its servers
+// share, and the tasks extension each of them plugs in (taskHook).
 type taskRuntime struct {
+	reg    *Registry // whose tasks these are
 	once   sync.Once
 	store  taskstore.Store
 	worker string // this process, as the holder of task leases
@@ -41,6 +43,19 @@ func (r *Registry) taskStore() taskstore.Store {
 	})
 	return tr.store
 }
+
+// taskHook is the one point where the tasks extension plugs into a server
+// (taskserve.go): its methods and middleware on go-sdk's server
+// (serveTasks), its middleware on the dispatcher's chain
+// (taskMiddleware), and a tools/call that runs as a task (taskCall).
+type taskHook interface {
+	serveTasks(s *mcp.Server)
+	taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler
+	taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error)
+}
+
+// taskExtension is the registry's tasks, as a server plugs them in.
+func (r *Registry) taskExtension() taskHook { return &r.tasks }
 
 // clientHasTasks reports whether the request declares the tasks extension:
 // in its _meta on a 2026-07-28 request, else in its session's initialize.

@@ -18,7 +18,7 @@ const (
 // serveTasks adds the tasks extension to s: tools/call of task tools may
 // answer with a task, and tasks/get, tasks/update and tasks/cancel are served
 // from the registry's task store.
-func (r *Registry) serveTasks(s *mcp.Server) {
+func (tr *taskRuntime) serveTasks(s *mcp.Server) {
 	must := func(err error) {
 		if err != nil {
 			panic("mcptool: " + err.Error()) // only for a standard method name
@@ -40,14 +40,15 @@ func (r *Registry) serveTasks(s *mcp.Server) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: m + " belongs to the 2025-11-25 tasks; this session uses the tasks extension"}
 		}))
 	}
-	s.AddReceivingMiddleware(r.taskMiddleware)
+	s.AddReceivingMiddleware(tr.taskMiddleware)
 }
 
 // taskMiddleware routes tools/call of task tools to callAsTask, serves a
 // subscriptions/listen that names taskIds (listenTasks), and guards the
 // tasks/* methods: the client must declare the extension, the Mcp-Name
 // header must match the task ID; it answers them for the request's caller.
-func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (tr *taskRuntime) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	r := tr.reg
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "initialize":
@@ -69,7 +70,7 @@ func (r *Registry) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				break
 			}
 			t, ok := r.callTarget(call)
-			if res, handled, err := r.taskCall(ctx, t, ok, call); handled { // toolcall.go
+			if res, handled, err := tr.taskCall(ctx, t, ok, call); handled { // toolcall.go
 				return res, err
 			}
 		case methodSubscriptionsListen:
@@ -149,7 +150,8 @@ func (r *Registry) coreCall(ctx context.Context, t *tool, known bool, call *mcp.
 // runs as a task: on a core session (coreCall), or a task tool's on a
 // client that declared the tasks extension (callAsTask); handled is false
 // when the call runs as any call.
-func (r *Registry) taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
+func (tr *taskRuntime) taskCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (res mcp.Result, handled bool, err error) {
+	r := tr.reg
 	if coreEra(call) {
 		return r.coreCall(ctx, t, known, call)
 	}

@@ -26,7 +26,7 @@ func (d *dispatcher) toolCall(ctx context.Context, t *tool, known bool, call *mc
 	if known && d.reg.disc != nil && (t.name == callToolName || t.name == callWriteName) {
 		t, known = d.reg.callTarget(call) // the proxy's target (discovery.go)
 	}
-	if res, handled, err := d.reg.taskCall(ctx, t, known, call); handled {
+	if res, handled, err := d.tasks.taskCall(ctx, t, known, call); handled {
 		return res, err
 	}
 	if !known {
