@@ -4,7 +4,6 @@ package mcptool
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -30,14 +29,16 @@ import (
 // One request, in the order the code runs it:
 //
 //	read       bodyGate.read (httpbody.go): the body, once
-//	scan       wire.Scan, in readBody: one pass; the envelope, params and _meta as raw
-//	           sub-slices of the body
+//	scan       wire.Scan, in bodyGate.read: one pass; the envelope, params and _meta
+//	           as raw sub-slices of the body
 //	authorize  authHTTP.permit (authhttp.go), for every tools/call (ServeHTTP),
 //	           before anything decodes the arguments
+//	wire       statelessWire (ServeHTTP): the 2026-07-28 wire, not a session
 //	check      owns: the request is one this path answers exactly as go-sdk
 //	           would; anything else (errors included) goes to go-sdk
-//	decode     request: params into go-sdk's request types, from the slices;
-//	           a call's tool, found once (toolcall.go)
+//	decode     request (request.go): params into go-sdk's request types, from
+//	           the slices, then the id and _meta in one pass (idAndMeta,
+//	           jsonrpc.go); a call's tool, found once (toolcall.go)
 //	dispatch   dispatcher.serve: the user's middleware, then the
 //	           registry's (a call: toolCall with that tool), called as
 //	           functions: the same call path as through go-sdk
@@ -85,8 +86,13 @@ func newModern(d *dispatcher) *modern {
 // serve answers r when it is a request this path owns, and reports whether
 // it did; when not, go-sdk serves it.
 func (m *modern) serve(w http.ResponseWriter, r *http.Request, b *wire.Body) bool {
+	msg, ok := m.owns(r, b)
+	if !ok {
+		return false
+	}
 	f := &frame{out: sseWriter{w: w, encoders: &m.encoders}}
-	msg, req, id, ok := m.accept(r, b, f)
+	f.extra = mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
+	req, id, ok := m.request(msg, f) // request.go
 	if !ok {
 		return false
 	}
@@ -111,22 +117,6 @@ type frame struct {
 	tool   *tool // the tool the call names, found once (toolcall.go)
 	out    sseWriter
 	peer   streamPeer
-}
-
-// accept returns the request r carries when this path answers it: its
-// message, the go-sdk request its params decode to, and its id.
-func (m *modern) accept(r *http.Request, b *wire.Body, f *frame) (*wire.Message, mcp.Request, jsonrpc.ID, bool) {
-	msg, ok := m.owns(r, b)
-	if !ok {
-		return nil, nil, jsonrpc.ID{}, false
-	}
-	f.extra = mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	req, ok := m.request(msg, f)
-	if !ok {
-		return nil, nil, jsonrpc.ID{}, false
-	}
-	id, ok := messageID(msg.ID)
-	return msg, req, id, ok
 }
 
 // owns returns the one message of b when this path answers it exactly as
@@ -174,82 +164,6 @@ func (m *modern) owns(r *http.Request, b *wire.Body) (*wire.Message, bool) {
 		return nil, false // log notifications: go-sdk's session sends them
 	}
 	return msg, true
-}
-
-// request decodes msg's params into the go-sdk request its method takes,
-// each member from its slice of the body (a tools/call's into f, with
-// the tool it names, found once: f.tool). ok is
-// false when a member does not decode (go-sdk answers that), or a
-// tools/call names a tool the registry does not serve here.
-func (m *modern) request(msg *wire.Message, f *frame) (mcp.Request, bool) {
-	meta, ok := metaOf(msg)
-	if !ok {
-		return nil, false
-	}
-	if raw := msg.MetaValue(mcp.MetaKeyClientInfo); raw != nil && !infoDecodes(meta[mcp.MetaKeyClientInfo], raw) {
-		return nil, false
-	}
-	extra := &f.extra
-	switch msg.Method {
-	case "tools/call":
-		p := &f.params
-		p.Meta = meta
-		for _, mb := range msg.Params {
-			var err error
-			switch mb.Key {
-			case "name":
-				err = unmarshalString(mb.Value, &p.Name)
-			case "arguments":
-				p.Arguments = mb.Value
-			case "inputResponses":
-				err = json.Unmarshal(mb.Value, &p.InputResponses)
-			case "requestState":
-				err = unmarshalString(mb.Value, &p.RequestState)
-			}
-			if err != nil {
-				return nil, false
-			}
-		}
-		t, ok := m.reg.lookup(p.Name)
-		if !ok || t.headers || extra.Header.Get("Mcp-Name") != p.Name {
-			return nil, false // go-sdk's: its tools, its Mcp-Name and Mcp-Param checks
-		}
-		f.call, f.tool = mcp.CallToolRequest{Params: p, Extra: extra}, t
-		return &f.call, true
-	case "tools/list":
-		p := &mcp.ListToolsParams{Meta: meta}
-		if raw := msg.Param("cursor"); raw != nil && json.Unmarshal(raw, &p.Cursor) != nil {
-			return nil, false
-		}
-		if raw := msg.Param("query"); raw != nil { // SEP-1821, as liftQuery lifts it for go-sdk
-			var q string
-			if json.Unmarshal(raw, &q) != nil {
-				return nil, false
-			}
-			if p.Meta == nil {
-				p.Meta = mcp.Meta{}
-			}
-			p.Meta[queryMetaKey] = q
-		}
-		return &mcp.ListToolsRequest{Params: p, Extra: extra}, true
-	}
-	p := &taskParams{}
-	p.Meta = meta
-	for _, mb := range msg.Params {
-		var err error
-		switch mb.Key {
-		case "taskId":
-			err = json.Unmarshal(mb.Value, &p.TaskID)
-		case "inputResponses":
-			err = json.Unmarshal(mb.Value, &p.InputResponses)
-		case "cursor":
-			err = json.Unmarshal(mb.Value, &p.Cursor)
-		}
-		if err != nil {
-			return nil, false
-		}
-	}
-	return &mcp.ServerRequest[*taskParams]{Params: p, Extra: extra}, true
 }
 
 // sseWriter writes one request's answer as go-sdk's stateless handler

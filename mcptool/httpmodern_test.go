@@ -61,7 +61,12 @@ func (p diffPair) answers(hdr map[string]string, body string) bool {
 	if err != nil {
 		return false
 	}
-	_, _, _, ok := p.m.accept(req, &b, &frame{})
+	msg, ok := p.m.owns(req, &b)
+	if !ok {
+		return false
+	}
+	f := &frame{extra: mcp.RequestExtra{Header: req.Header}}
+	_, _, ok = p.m.request(msg, f)
 	return ok
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 // JSON-RPC messages as the wires encode and decode them: responses and
-// errors, an envelope's id, _meta and strings, and the checks that keep
+// errors, a request's id, _meta and strings, and the checks that keep
 // a decode the same as go-sdk's.
 
 // capsDecode reports whether raw decodes to the client's capabilities as
@@ -35,26 +35,6 @@ func capsDecode(raw json.RawMessage) bool {
 	return json.Unmarshal(raw, &caps) == nil && caps != nil
 }
 
-// infoDecodes reports whether the client's identity in _meta (v as
-// decoded into meta, raw as in the body) decodes to an *mcp.Implementation
-// as go-sdk decodes it.
-func infoDecodes(v any, raw json.RawMessage) bool {
-	if o, ok := v.(map[string]any); ok {
-		plain := true
-		for k, x := range o {
-			if _, ok := x.(string); !ok || strings.EqualFold(k, "icons") {
-				plain = false
-				break
-			}
-		}
-		if plain {
-			return true // strings into its string fields: the common case
-		}
-	}
-	var info *mcp.Implementation
-	return json.Unmarshal(raw, &info) == nil
-}
-
 // jsonStringIs reports whether raw is the JSON string s.
 func jsonStringIs(raw json.RawMessage, s string) bool {
 	if len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s {
@@ -64,39 +44,48 @@ func jsonStringIs(raw json.RawMessage, s string) bool {
 	return json.Unmarshal(raw, &v) == nil && v == s
 }
 
-// metaOf is params' _meta decoded as encoding/json decodes it into an
-// mcp.Meta: built from the members the scan captured when params has one
-// _meta object, each member's value decoded once.
-func metaOf(msg *wire.Message) (mcp.Meta, bool) {
-	n := 0
+// idAndMeta returns msg's id and params' _meta as go-sdk decodes them,
+// each value decoded once (wire's Decoded). With clientInfo (the
+// 2026-07-28 wire), ok is also false when the client's identity in _meta
+// does not decode to an *mcp.Implementation as go-sdk decodes it.
+func idAndMeta(msg *wire.Message, clientInfo bool) (jsonrpc.ID, mcp.Meta, bool) {
+	v, meta, ok := msg.Decoded()
+	if !ok {
+		return jsonrpc.ID{}, nil, false
+	}
+	id, err := jsonrpc.MakeID(v)
+	if err != nil || !id.IsValid() {
+		return jsonrpc.ID{}, nil, false
+	}
+	if !clientInfo {
+		return id, meta, true
+	}
 	var raw json.RawMessage
-	for _, p := range msg.Params {
-		if p.Key == "_meta" {
-			n++
-			raw = p.Value
+	for _, mb := range msg.Meta {
+		if mb.Key == mcp.MetaKeyClientInfo {
+			raw = mb.Value // the last, as encoding/json decodes it
 		}
 	}
-	switch {
-	case n == 0 || (n == 1 && string(raw) == "null"):
-		return nil, true
-	case n == 1 && raw[0] == '{':
-		meta := make(mcp.Meta, len(msg.Meta))
-		for _, mb := range msg.Meta {
-			v, ok := wire.Decode(mb.Value)
-			if !ok {
-				return nil, false
+	if raw == nil {
+		return id, meta, true
+	}
+	if o, ok := meta[mcp.MetaKeyClientInfo].(map[string]any); ok {
+		plain := true
+		for k, x := range o {
+			if _, ok := x.(string); !ok || strings.EqualFold(k, "icons") {
+				plain = false
+				break
 			}
-			meta[mb.Key] = v
 		}
-		return meta, true
-	}
-	var meta mcp.Meta // repeated: each decoded into the same map, as encoding/json does
-	for _, p := range msg.Params {
-		if p.Key == "_meta" && json.Unmarshal(p.Value, &meta) != nil {
-			return nil, false
+		if plain {
+			return id, meta, true // strings into its string fields: the common case, without decoding
 		}
 	}
-	return meta, true
+	var info *mcp.Implementation
+	if json.Unmarshal(raw, &info) != nil {
+		return jsonrpc.ID{}, nil, false
+	}
+	return id, meta, true
 }
 
 // unmarshalString decodes the JSON string raw into s, as json.Unmarshal
@@ -121,7 +110,7 @@ func plainASCII(b []byte) bool {
 
 // messageID is the request's id as go-sdk decodes it.
 func messageID(raw json.RawMessage) (jsonrpc.ID, bool) {
-	v, ok := wire.Decode(raw)
+	v, ok := wire.DecodeAny(raw)
 	if !ok && json.Unmarshal(raw, &v) != nil {
 		return jsonrpc.ID{}, false
 	}

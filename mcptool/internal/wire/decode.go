@@ -1,13 +1,16 @@
 package wire
 
-import "strconv"
+import (
+	"encoding/json"
+	"strconv"
+)
 
-// Decode returns the value of v, JSON that [Scan] has validated (a
+// DecodeAny returns the value of v, JSON that [Scan] has validated (a
 // sub-slice it captured), as encoding/json decodes it into an any: objects
 // as map[string]any (the last of repeated keys winning), arrays as []any,
 // numbers as float64. ok is false when encoding/json would fail (a number
 // out of float64's range) or v is not a value Scan validated.
-func Decode(v []byte) (any, bool) {
+func DecodeAny(v []byte) (any, bool) {
 	d := decoder{b: v}
 	x, ok := d.value()
 	if !ok {
@@ -15,6 +18,50 @@ func Decode(v []byte) (any, bool) {
 	}
 	d.space()
 	return x, d.i == len(d.b)
+}
+
+// Decoded returns the message's id and params' _meta as encoding/json
+// decodes them into an any and a map[string]any, each value decoded once:
+// the _meta from the members Scan captured when params has one _meta
+// object (nil for none or null; repeated, each decoded into the same map,
+// as encoding/json does). ok is false when either does not decode.
+func (m *Message) Decoded() (id any, meta map[string]any, ok bool) {
+	if id, ok = DecodeAny(m.ID); !ok {
+		var v any // here: its address would move every id to the heap
+		if json.Unmarshal(m.ID, &v) != nil {
+			return nil, nil, false
+		}
+		id = v
+	}
+	n := 0
+	var raw json.RawMessage
+	for _, p := range m.Params {
+		if p.Key == "_meta" {
+			n++
+			raw = p.Value
+		}
+	}
+	switch {
+	case n == 0 || (n == 1 && string(raw) == "null"):
+		return id, nil, true
+	case n == 1 && raw[0] == '{':
+		meta = make(map[string]any, len(m.Meta))
+		for _, mb := range m.Meta {
+			v, ok := DecodeAny(mb.Value)
+			if !ok {
+				return nil, nil, false
+			}
+			meta[mb.Key] = v
+		}
+		return id, meta, true
+	}
+	var all map[string]any
+	for _, p := range m.Params {
+		if p.Key == "_meta" && json.Unmarshal(p.Value, &all) != nil {
+			return nil, nil, false
+		}
+	}
+	return id, all, true
 }
 
 type decoder struct {
@@ -148,4 +195,31 @@ func (d *decoder) next(end byte) (more, ok bool) {
 	var c byte
 	d.i, c = afterValue(d.b, d.i, end)
 	return c == ',', c != 0
+}
+
+// skipSpace is the offset of the first byte of b from i on that is not
+// JSON white space, len(b) when there is none. It and afterValue serve
+// the scanner (scan.go) too.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// afterValue reads what follows a member or element, from b[i] on: space,
+// then a comma or the container's closing byte end. It returns the offset
+// past them and the byte read, or, when neither follows, the offset of
+// what does (len(b) at the end of input) and 0.
+func afterValue(b []byte, i int, end byte) (int, byte) {
+	i = skipSpace(b, i)
+	if i < len(b) && (b[i] == ',' || b[i] == end) {
+		return i + 1, b[i]
+	}
+	return i, 0
 }

@@ -26,9 +26,9 @@ func TestDecode(t *testing.T) {
 		{`tru`, nil, false},
 		{`1 2`, nil, false},
 	} {
-		got, ok := Decode([]byte(c.in))
+		got, ok := DecodeAny([]byte(c.in))
 		if ok != c.ok || (ok && !reflect.DeepEqual(got, c.want)) {
-			t.Errorf("Decode(%s) = %#v, %v; want %#v, %v", c.in, got, ok, c.want, c.ok)
+			t.Errorf("DecodeAny(%s) = %#v, %v; want %#v, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
@@ -45,12 +45,12 @@ func FuzzDecode(f *testing.F) {
 		}
 		var want any
 		werr := json.Unmarshal(v, &want)
-		got, ok := Decode(v)
+		got, ok := DecodeAny(v)
 		if ok != (werr == nil) {
-			t.Fatalf("Decode(%q): ok %v; encoding/json: %v", v, ok, werr)
+			t.Fatalf("DecodeAny(%q): ok %v; encoding/json: %v", v, ok, werr)
 		}
 		if ok && !reflect.DeepEqual(got, want) {
-			t.Fatalf("Decode(%q) = %#v; encoding/json: %#v", v, got, want)
+			t.Fatalf("DecodeAny(%q) = %#v; encoding/json: %#v", v, got, want)
 		}
 	})
 }
@@ -68,7 +68,7 @@ func BenchmarkDecode(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(v)))
 			for b.Loop() {
-				if _, ok := Decode(v); !ok {
+				if _, ok := DecodeAny(v); !ok {
 					b.Fatal("not decoded")
 				}
 			}

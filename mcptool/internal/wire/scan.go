@@ -178,20 +178,6 @@ func quoteChar(c byte) string {
 
 func (s *scanner) space() { s.i = skipSpace(s.b, s.i) }
 
-// skipSpace is the offset of the first byte of b from i on that is not
-// JSON white space, len(b) when there is none.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
 // count notes one more value at nesting depth d (0: the body itself), a
 // container when open.
 func (s *scanner) count(d int, open bool) error {
@@ -265,18 +251,6 @@ func (s *scanner) next(end byte) (bool, error) {
 		return false, s.errf("invalid character %s after object key:value pair", quoteChar(s.b[s.i]))
 	}
 	return false, s.errf("invalid character %s after array element", quoteChar(s.b[s.i]))
-}
-
-// afterValue reads what follows a member or element, from b[i] on: space,
-// then a comma or the container's closing byte end. It returns the offset
-// past them and the byte read, or, when neither follows, the offset of
-// what does (len(b) at the end of input) and 0.
-func afterValue(b []byte, i int, end byte) (int, byte) {
-	i = skipSpace(b, i)
-	if i < len(b) && (b[i] == ',' || b[i] == end) {
-		return i + 1, b[i]
-	}
-	return i, 0
 }
 
 // object scans the object at s.i, at depth d, calling member with each
