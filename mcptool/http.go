@@ -89,10 +89,11 @@ func misconfigured(log *slog.Logger, err error) http.Handler {
 	})
 }
 
-// httpHandler is the handler of [Server.Handler]: it reads each body once,
-// (bodyGate, httpbody.go), answers what mcpgen's own path owns
-// (httpmodern.go), and routes the rest to go-sdk's stateless handler or to
-// the 2025-era sessions (sessionTable, httpsession.go).
+// httpHandler is the handler of [Server.Handler]: it reads each body once
+// (bodyGate, httpbody.go), authorizes a call (authHTTP.permit), answers
+// what mcpgen's own path owns (httpmodern.go), and routes the rest to
+// go-sdk's stateless handler or to the 2025-era sessions (sessionTable,
+// httpsession.go).
 type httpHandler struct {
 	reg       *Registry // serving the server; nil: go-sdk serves every request
 	body      bodyGate
@@ -107,6 +108,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var scanned wire.Body
 	var body []byte
 	if r.Method == http.MethodPost {
+		// The body read and scanned once, routed, and a call authorized
+		// before anything decodes its arguments.
 		var hold bodyHold
 		var ok bool
 		if body, scanned, hold, ok = h.body.read(w, r); !ok {
@@ -118,13 +121,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The wire: 2026-07-28 (mcpgen's own, else go-sdk's stateless
-	// handler), or a 2025-era session.
+	// The wire: 2026-07-28, answered by mcpgen's own path when it owns the
+	// request, else by go-sdk's stateless handler; or a 2025-era session.
 	stateless := h.sessions == nil || statelessWire(r, env)
 	if stateless && h.modern != nil && h.modern.serve(w, r, &scanned) {
 		return
 	}
 	if r.Method == http.MethodPost {
+		// For go-sdk, the body as read, with what it would drop lifted.
 		switch {
 		case env.task:
 			body = liftTaskParam(body) // the 2025-11-25 task param, which go-sdk drops
