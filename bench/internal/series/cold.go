@@ -27,7 +27,7 @@ type cold struct {
 	// settled is its CPU time 50 ms after the answer: with what the start
 	// set going and finished just after it (a garbage collection).
 	settled time.Duration
-	heap uint64        // live heap at the answer (heap runs only)
+	heap    uint64 // live heap at the answer (heap runs only)
 }
 
 // coldStart execs the server bin serving stdio and measures the time from
