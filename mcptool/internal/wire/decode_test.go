@@ -33,6 +33,37 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// TestMessageDecoded: a message's id and params' _meta, as encoding/json
+// decodes them (each _meta of params decoded into the same map).
+func TestMessageDecoded(t *testing.T) {
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"m"}`,
+		`{"jsonrpc":"2.0","id":"a","method":"m","params":{}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":null}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"m","params":{"x":1,"_meta":{"a":"b","c":[1,{"d":null}]}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"m","params":{"_meta":{"a":1,"b":2},"_meta":{"a":3}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"m","params":{"_meta":null,"_meta":{"a":3}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"m","params":{"_meta":1}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"m","params":{"_meta":{"a":1},"_meta":[]}}`,
+	} {
+		b, err := Scan([]byte(body), Limits{})
+		if err != nil {
+			t.Fatalf("Scan(%s): %v", body, err)
+		}
+		id, meta, ok := b.Messages[0].Decoded()
+		var want struct {
+			ID     any
+			Params struct {
+				Meta map[string]any `json:"_meta"`
+			}
+		}
+		werr := json.Unmarshal([]byte(body), &want)
+		if ok != (werr == nil) || ok && (!reflect.DeepEqual(id, want.ID) || !reflect.DeepEqual(meta, want.Params.Meta)) {
+			t.Errorf("Decoded(%s) = %#v, %#v, %v; encoding/json: %#v, %#v, %v", body, id, meta, ok, want.ID, want.Params.Meta, werr)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{
 		typicalCall, `[]`, `{"a":[[[[]]]]}`, `{"k":-0.5E-3,"k":"\ud834\udd1e"}`, "\"\xff\"", `1e400`, `-0`, ` null `,
