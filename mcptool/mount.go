@@ -10,22 +10,9 @@ import (
 // A mount: the registry's tools kept in sync on a go-sdk server (the one
 // of Registry.Server, or the user's of Registry.Mount) as they change.
 
-// forgetCollected stops following the servers that were garbage collected
-// since the last change: a server per request would otherwise leave a
-// subscription per request until the registry next changes.
-func (r *Registry) forgetCollected() {
-	r.mu.Lock()
-	var gone []*mount
-	for m := range r.mounts {
-		if m.srv.Value() == nil {
-			gone = append(gone, m)
-		}
-	}
-	r.mu.Unlock()
-	for _, m := range gone {
-		m.cancel()
-	}
-}
+// collected reports whether the mount's server was garbage collected: the
+// registry then forgets it (forgetGone).
+func (m *mount) collected() bool { return m.srv.Value() == nil }
 
 // serves reports whether the mount still follows the registry on srv: it
 // was not unmounted, and srv is its server.

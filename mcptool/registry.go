@@ -27,9 +27,8 @@ type Registry struct {
 	tools   sync.Map   // name → *tool: lock-free lookups for calls
 	count   atomic.Int64
 	snap    atomic.Pointer[toolSet] // the sorted snapshot; nil after a change
-	subs    map[uint64]func(added []*tool, removed []string)
+	subs    map[uint64]subscription
 	nextSub uint64
-	mounts  map[*mount]struct{} // the servers following the registry (mount.go); guarded by mu
 	tasks   taskRuntime
 	calls   sessionCalls // the requests in flight on its sessions (sessioncalls.go)
 	disc    *discovery   // the discovery tools; nil unless Discovery (discovery.go)
@@ -90,7 +89,7 @@ func (r *Registry) snapshotLocked() *toolSet {
 // naming the option, so the mistake surfaces where registration errors are
 // checked, and the registry serves no tool.
 func NewRegistry(opts ...RegistryOption) *Registry {
-	r := &Registry{subs: map[uint64]func([]*tool, []string){}}
+	r := &Registry{subs: map[uint64]subscription{}}
 	r.tasks.reg = r
 	r.cfg.cache = mcpreflect.DefaultCache()
 	var misuse []error
@@ -192,7 +191,7 @@ func (r *Registry) Remove(names ...string) {
 func (r *Registry) snapshotSubs() []func([]*tool, []string) {
 	out := make([]func([]*tool, []string), 0, len(r.subs))
 	for _, s := range r.subs {
-		out = append(out, s)
+		out = append(out, s.fn)
 	}
 	return out
 }
@@ -213,22 +212,44 @@ func (r *Registry) Watch(fn func(changed []string)) (stop func()) {
 			changed = append(changed, removed...)
 		}
 		fn(changed)
-	})
+	}, nil)
 	return stop
 }
 
-// subscribe calls fn after every change, and returns a function that stops it.
-// It also returns the tool set at the time of subscription.
-func (r *Registry) subscribe(fn func(added []*tool, removed []string)) (*toolSet, func()) {
+// subscription follows the registry's changes: fn is called after each;
+// gone, when set, says whether the follower is no more (a server garbage
+// collected), and forgetGone then drops it.
+type subscription struct {
+	fn   func(added []*tool, removed []string)
+	gone func() bool
+}
+
+// subscribe calls fn after every change, until the returned function stops
+// it or gone (nil: never) reports the follower gone (forgetGone). It also
+// returns the tool set at the time of subscription.
+func (r *Registry) subscribe(fn func(added []*tool, removed []string), gone func() bool) (*toolSet, func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	id := r.nextSub
 	r.nextSub++
-	r.subs[id] = fn
+	r.subs[id] = subscription{fn: fn, gone: gone}
 	return r.snapshotLocked(), func() {
 		r.mu.Lock()
 		delete(r.subs, id)
 		r.mu.Unlock()
+	}
+}
+
+// forgetGone drops the followers that are gone (servers garbage collected
+// since the last change): a server per request would otherwise leave a
+// subscription per request until the registry next changes.
+func (r *Registry) forgetGone() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, s := range r.subs {
+		if s.gone != nil && s.gone() {
+			delete(r.subs, id)
+		}
 	}
 }
 

@@ -109,21 +109,9 @@ func (r *Registry) mount(s *mcp.Server) *mount {
 // mountWith follows the registry on s; with a dispatcher, only the tools
 // go-sdk must hold itself (tool.headers) are added to s.
 func (r *Registry) mountWith(s *mcp.Server, d *dispatcher) *mount {
-	r.forgetCollected()
+	r.forgetGone()
 	m := &mount{reg: r, srv: weak.Make(s), dispatch: d, served: map[string]*tool{}, views: map[string]*tool{}}
-	_, cancel := r.subscribe(m.apply)
-	m.cancel = func() {
-		cancel()
-		r.mu.Lock()
-		delete(r.mounts, m)
-		r.mu.Unlock()
-	}
-	r.mu.Lock()
-	if r.mounts == nil {
-		r.mounts = map[*mount]struct{}{}
-	}
-	r.mounts[m] = struct{}{}
-	r.mu.Unlock()
+	_, m.cancel = r.subscribe(m.apply, m.collected)
 	m.reconcile()
 	m.notes = &pageNotes{reg: r, ownResources: d != nil && d.ownResources}
 	s.AddReceivingMiddleware(r.viewMiddleware(d == nil, m.notes)) // inside the tasks' (coreInit)

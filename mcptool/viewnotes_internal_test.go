@@ -18,12 +18,7 @@ func TestPageNotesForgetSessionsGone(t *testing.T) {
 	reg := NewRegistry()
 	require.NoError(t, reg.Add("a", func() (string, error) { return "a", nil }, Description("A.")))
 	srv := reg.Server(&mcp.Implementation{Name: "s", Version: "1"}, nil)
-	var notes *pageNotes
-	reg.mu.Lock()
-	for m := range reg.mounts {
-		notes = m.notes
-	}
-	reg.mu.Unlock()
+	notes := srv.m.notes
 	require.NotNil(t, notes)
 	const n = 400
 	for i := range n {
