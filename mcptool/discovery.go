@@ -119,7 +119,7 @@ func (r *Registry) search(ctx context.Context, set *toolSet, query, group string
 	keep := func(i int) bool { return visible(v.docs[i]) }
 	var hits []toolsearch.Hit
 	if r.cfg.embed != nil {
-		hits = r.rankByMeaning(ctx, v, query, v.ix.Search(query, max(limit, semanticCandidates), keep), limit)
+		hits = r.rankByMeaning(ctx, v.docs, &v.vecs, query, v.ix.Search(query, max(limit, semanticCandidates), keep), limit)
 	} else {
 		hits = v.ix.Search(query, limit, keep)
 	}

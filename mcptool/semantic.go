@@ -61,10 +61,10 @@ type toolVectors struct {
 	failed time.Time // of the last failed embedding, for embedRetry
 }
 
-// vectors returns the unit vectors of v's tools, by v.docs position,
-// embedding them if need be; nil when they are not (yet) available.
-func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
-	tv := &v.vecs
+// vectors returns the unit vectors of docs, one snapshot's searchable
+// tools, by position, from tv, their vectors, embedding them if need be;
+// nil when they are not (yet) available.
+func (r *Registry) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [][]float32 {
 	if !tv.mu.TryLock() {
 		return nil // another search is embedding them
 	}
@@ -72,8 +72,8 @@ func (r *Registry) vectors(ctx context.Context, v *catalogIndex) [][]float32 {
 	if tv.vecs != nil || time.Since(tv.failed) < embedRetry {
 		return tv.vecs
 	}
-	texts := make([]string, len(v.docs))
-	for i, t := range v.docs {
+	texts := make([]string, len(docs))
+	for i, t := range docs {
 		texts[i] = embedText(t.name, t.def.Title, t.def.Description)
 	}
 	r.vecs.mu.Lock()
@@ -159,13 +159,13 @@ func (r *Registry) embed(ctx context.Context, texts []string) ([][]float32, erro
 	return got, nil
 }
 
-// rankByMeaning orders hits, the lexical ranker's best, as SearchEmbedder
-// says, and returns the first limit.
-func (r *Registry) rankByMeaning(ctx context.Context, v *catalogIndex, query string, hits []toolsearch.Hit, limit int) []toolsearch.Hit {
+// rankByMeaning orders hits, the lexical ranker's best of docs (with
+// their vectors tv), as SearchEmbedder says, and returns the first limit.
+func (r *Registry) rankByMeaning(ctx context.Context, docs []*tool, tv *toolVectors, query string, hits []toolsearch.Hit, limit int) []toolsearch.Hit {
 	if len(hits) <= 2 {
 		return hits[:min(limit, len(hits))]
 	}
-	vecs := r.vectors(ctx, v)
+	vecs := r.vectors(ctx, docs, tv)
 	if vecs == nil {
 		return hits[:min(limit, len(hits))]
 	}
@@ -189,7 +189,7 @@ func (r *Registry) rankByMeaning(ctx context.Context, v *catalogIndex, query str
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		return strings.Compare(v.docs[a.Doc].name, v.docs[b.Doc].name)
+		return strings.Compare(docs[a.Doc].name, docs[b.Doc].name)
 	})
 	return hits[:min(limit, len(hits))]
 }
