@@ -55,6 +55,9 @@ const searchDescription = "Finds the tools of this server that do what you descr
 // newDiscovery builds the discovery tools of r.
 func (r *Registry) newDiscovery() (*discovery, error) {
 	d := &discovery{}
+	if r.cfg.embed != nil {
+		d.emb = &embedder{fn: r.cfg.embed, logger: r.cfg.logger}
+	}
 	var err error
 	d.search, err = newTyped(r, searchToolsName, r.searchTools, []Option{Description(searchDescription), NoOutputSchema()})
 	if err != nil {
@@ -118,8 +121,8 @@ func (r *Registry) search(ctx context.Context, set *toolSet, query, group string
 	}
 	keep := func(i int) bool { return visible(v.docs[i]) }
 	var hits []toolsearch.Hit
-	if r.cfg.embed != nil {
-		hits = r.rankByMeaning(ctx, v.docs, &v.vecs, query, v.ix.Search(query, max(limit, semanticCandidates), keep), limit)
+	if e := r.disc.emb; e != nil {
+		hits = e.rankByMeaning(ctx, v.docs, &v.vecs, query, v.ix.Search(query, max(limit, semanticCandidates), keep), limit)
 	} else {
 		hits = v.ix.Search(query, limit, keep)
 	}

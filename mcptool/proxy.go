@@ -18,9 +18,11 @@ const (
 	callWriteName   = "call_write_tool"
 )
 
-// discovery holds a discovery-mode registry's own tools.
+// discovery holds a discovery-mode registry's own tools, and its ranking
+// by meaning.
 type discovery struct {
 	search, call, write *tool
+	emb                 *embedder // ranks search_tools' hits by meaning; nil without SearchEmbedder (semantic.go)
 }
 
 // proxy returns the discovery tool named name.

@@ -32,7 +32,6 @@ type Registry struct {
 	tasks   taskRuntime
 	calls   sessionCalls // the requests in flight on its sessions (sessioncalls.go)
 	disc    *discovery   // the discovery tools; nil unless Discovery (discovery.go)
-	vecs    vectorCache  // SearchEmbedder's vectors by text, of the last snapshot embedded (semantic.go)
 	// optErr is the misuse of the registry's options NewRegistry found,
 	// returned by every registration (see optionError).
 	optErr error

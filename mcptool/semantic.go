@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strings"
@@ -46,6 +47,16 @@ const (
 	embedRetry         = 30 * time.Second
 )
 
+// embedder ranks search_tools' hits by meaning: the registry's
+// SearchEmbedder, the logger its failures go to, and the vectors of the
+// last snapshot embedded. Discovery holds it (proxy.go: discovery), nil
+// without SearchEmbedder.
+type embedder struct {
+	fn     func(ctx context.Context, texts []string) ([][]float32, error)
+	logger *slog.Logger
+	cache  vectorCache
+}
+
 // vectorCache keeps the vectors of the last snapshot embedded, by text: a
 // change embeds only the tools whose text is new, and an embedding that
 // failed half way resumes where it stopped.
@@ -64,7 +75,7 @@ type toolVectors struct {
 // vectors returns the unit vectors of docs, one snapshot's searchable
 // tools, by position, from tv, their vectors, embedding them if need be;
 // nil when they are not (yet) available.
-func (r *Registry) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [][]float32 {
+func (e *embedder) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [][]float32 {
 	if !tv.mu.TryLock() {
 		return nil // another search is embedding them
 	}
@@ -76,9 +87,9 @@ func (r *Registry) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [
 	for i, t := range docs {
 		texts[i] = embedText(t.name, t.def.Title, t.def.Description)
 	}
-	r.vecs.mu.Lock()
-	known := r.vecs.byText
-	r.vecs.mu.Unlock()
+	e.cache.mu.Lock()
+	known := e.cache.byText
+	e.cache.mu.Unlock()
 	byText := make(map[string][]float32, len(texts))
 	var fresh []string
 	for _, text := range texts {
@@ -92,10 +103,10 @@ func (r *Registry) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [
 		}
 	}
 	for batch := range slices.Chunk(fresh, embedBatch) {
-		got, err := r.embed(ctx, batch)
+		got, err := e.embed(ctx, batch)
 		if err != nil {
-			r.vecs.keep(byText) // the batches embedded so far count next time
-			return tv.fail(ctx, r, err)
+			e.cache.keep(byText) // the batches embedded so far count next time
+			return tv.fail(ctx, e, err)
 		}
 		for i, text := range batch {
 			byText[text] = got[i]
@@ -107,22 +118,22 @@ func (r *Registry) vectors(ctx context.Context, docs []*tool, tv *toolVectors) [
 	}
 	for _, x := range vecs {
 		if len(x) != len(vecs[0]) { // the embedder changed its vectors' length since the last snapshot
-			r.vecs.keep(nil) // the next attempt embeds every tool
-			return tv.fail(ctx, r, fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(vecs[0]), len(x)))
+			e.cache.keep(nil) // the next attempt embeds every tool
+			return tv.fail(ctx, e, fmt.Errorf("the embedder returned vectors of %d and %d numbers", len(vecs[0]), len(x)))
 		}
 	}
-	r.vecs.keep(byText)
+	e.cache.keep(byText)
 	tv.vecs = vecs
 	return vecs
 }
 
 // fail records a failed embedding of the tools (one cut short by its
 // request's end is tried again at once), logs it, and returns no vectors.
-func (tv *toolVectors) fail(ctx context.Context, r *Registry, err error) [][]float32 {
+func (tv *toolVectors) fail(ctx context.Context, e *embedder, err error) [][]float32 {
 	if ctx.Err() == nil {
 		tv.failed = time.Now()
 	}
-	r.cfg.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
+	e.logger.WarnContext(ctx, "mcptool: embedding the tools for search_tools failed; ranking by words", "err", err)
 	return nil
 }
 
@@ -142,8 +153,8 @@ func (c *vectorCache) keep(byText map[string][]float32) {
 // embed calls the embedder, and checks that it returned a vector of the
 // length of the others for each text; the vectors it returns are of unit
 // length (zero vectors stay zero).
-func (r *Registry) embed(ctx context.Context, texts []string) ([][]float32, error) {
-	got, err := r.cfg.embed(ctx, texts)
+func (e *embedder) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	got, err := e.fn(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
@@ -161,20 +172,20 @@ func (r *Registry) embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // rankByMeaning orders hits, the lexical ranker's best of docs (with
 // their vectors tv), as SearchEmbedder says, and returns the first limit.
-func (r *Registry) rankByMeaning(ctx context.Context, docs []*tool, tv *toolVectors, query string, hits []toolsearch.Hit, limit int) []toolsearch.Hit {
+func (e *embedder) rankByMeaning(ctx context.Context, docs []*tool, tv *toolVectors, query string, hits []toolsearch.Hit, limit int) []toolsearch.Hit {
 	if len(hits) <= 2 {
 		return hits[:min(limit, len(hits))]
 	}
-	vecs := r.vectors(ctx, docs, tv)
+	vecs := e.vectors(ctx, docs, tv)
 	if vecs == nil {
 		return hits[:min(limit, len(hits))]
 	}
-	q, err := r.embed(ctx, []string{query})
+	q, err := e.embed(ctx, []string{query})
 	if err == nil && len(q[0]) != len(vecs[0]) {
 		err = fmt.Errorf("the embedder returned a query vector of %d numbers, and tool vectors of %d", len(q[0]), len(vecs[0]))
 	}
 	if err != nil {
-		r.cfg.logger.WarnContext(ctx, "mcptool: embedding a search_tools query failed; ranking by words", "err", err)
+		e.logger.WarnContext(ctx, "mcptool: embedding a search_tools query failed; ranking by words", "err", err)
 		return hits[:min(limit, len(hits))]
 	}
 	rest := hits[1:]

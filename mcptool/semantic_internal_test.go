@@ -33,8 +33,8 @@ func TestEmbeddingResumes(t *testing.T) {
 			Description("Shows one invoice.")))
 	}
 	v := r.index(r.snapshot())
-	assert.Nil(t, r.vectors(ctx, v.docs, &v.vecs), "cancelled during the second batch")
-	vecs := r.vectors(context.Background(), v.docs, &v.vecs)
+	assert.Nil(t, r.disc.emb.vectors(ctx, v.docs, &v.vecs), "cancelled during the second batch")
+	vecs := r.disc.emb.vectors(context.Background(), v.docs, &v.vecs)
 	require.Len(t, vecs, 70)
 	assert.Equal(t, []int{64, 6, 6}, calls, "the first batch was kept; the second is embedded again")
 	for i, x := range vecs {
