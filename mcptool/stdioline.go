@@ -8,7 +8,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sjson "github.com/segmentio/encoding/json"
+
+	"github.com/mcpgen/mcpgen/mcptool/internal/sdkpatch"
 )
 
 // One line of the stdio wire: reading it, parsing it, and refusing it when
@@ -46,7 +47,7 @@ func parseLine(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64
 		return nil, nil, jsonrpc.CodeParseError, "parse error: invalid JSON"
 	}
 	if line[0] != '[' {
-		m, err := decodeMessage(liftQuery(liftTaskParam(line)))
+		m, err := sdkpatch.DecodeMessage(liftQuery(liftTaskParam(line)), maxStdioDepth)
 		if err == nil {
 			return m, nil, 0, ""
 		}
@@ -65,43 +66,6 @@ func parseLine(line []byte) (msg jsonrpc.Message, id json.RawMessage, code int64
 		id = env.ID
 	}
 	return nil, id, jsonrpc.CodeInvalidRequest, "invalid request: " + reason
-}
-
-// decodeMessage is [jsonrpc.DecodeMessage] without its cost at start:
-// go-sdk decodes through a json.Decoder, which allocates a 32 KB buffer
-// for each message and again for its method, four before the first
-// tools/list of a stdio session (initialize, notifications/initialized):
-// enough to bring a garbage collection to the first answer of most starts
-// (bench/README.md). A request is decoded here by the same decoder,
-// segmentio's with go-sdk's flag, from the bytes themselves, into go-sdk's
-// wireDecode; anything else (a response, a line that could nest deeper
-// than go-sdk's limit, any failure) goes to DecodeMessage, so every error
-// is go-sdk's own.
-func decodeMessage(data []byte) (jsonrpc.Message, error) {
-	if bytes.Count(data, []byte("{"))+bytes.Count(data, []byte("[")) > maxStdioDepth {
-		return jsonrpc.DecodeMessage(data)
-	}
-	const flags = sjson.DontMatchCaseInsensitiveStructFields
-	var msg struct {
-		VersionTag string          `json:"jsonrpc"`
-		ID         any             `json:"id,omitempty"`
-		Method     json.RawMessage `json:"method"`
-		Params     json.RawMessage `json:"params,omitempty"`
-		Result     json.RawMessage `json:"result,omitempty"`
-		Error      *jsonrpc.Error  `json:"error,omitempty"`
-	}
-	var method string
-	if rest, err := sjson.Parse(data, &msg, flags); err != nil || len(rest) > 0 || msg.VersionTag != "2.0" || len(msg.Method) == 0 {
-		return jsonrpc.DecodeMessage(data)
-	}
-	if rest, err := sjson.Parse(msg.Method, &method, flags); err != nil || len(rest) > 0 {
-		return jsonrpc.DecodeMessage(data)
-	}
-	id, err := jsonrpc.MakeID(msg.ID)
-	if err != nil {
-		return jsonrpc.DecodeMessage(data)
-	}
-	return &jsonrpc.Request{Method: method, ID: id, Params: msg.Params}, nil
 }
 
 // tooDeep reports whether the valid JSON text data nests arrays and objects

@@ -31,7 +31,11 @@
 //     TestDropKeepsANotification);
 //   - MethodNotFound and ResponseCode: a -32601 whose message go-sdk would
 //     replace, and a JSON-RPC code for the errors go-sdk sends with code 0
-//     (TestGoSDKErrorWording).
+//     (TestGoSDKErrorWording);
+//   - DecodeMessage: go-sdk's DecodeMessage without the 32 KB decoder
+//     buffer it allocates twice per message, which brought a garbage
+//     collection to most stdio cold starts' first answer
+//     (TestDecodeMessageAsGoSDK, FuzzDecodeMessageAsGoSDK).
 //
 // TestGoSDKDropsDuplicateCallID pins one more, whose code is the stdio
 // transport's own bookkeeping of the calls in flight (mcptool's

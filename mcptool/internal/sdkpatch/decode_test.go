@@ -1,4 +1,4 @@
-package mcptool
+package sdkpatch
 
 import (
 	"reflect"
@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// decodeSeeds are lines for decodeMessage and go-sdk's DecodeMessage to
+// decodeSeeds are lines for DecodeMessage and go-sdk's DecodeMessage to
 // agree on: requests and notifications of every id kind, responses, and
 // what go-sdk refuses (version, id, method, error member, key case,
 // depth).
@@ -50,11 +50,11 @@ var decodeSeeds = []string{
 	` {"jsonrpc":"2.0","id":1,"method":"x"}`,
 }
 
-// sameDecode fails t unless decodeMessage and go-sdk's DecodeMessage give
+// sameDecode fails t unless DecodeMessage and go-sdk's DecodeMessage give
 // line the same message or the same error.
 func sameDecode(t *testing.T, line string) {
 	t.Helper()
-	got, gerr := decodeMessage([]byte(line))
+	got, gerr := DecodeMessage([]byte(line), 1000)
 	want, werr := jsonrpc.DecodeMessage([]byte(line))
 	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
 		t.Fatalf("%.120s: error %v, go-sdk's %v", line, gerr, werr)
@@ -64,7 +64,7 @@ func sameDecode(t *testing.T, line string) {
 	}
 }
 
-// TestDecodeMessageAsGoSDK: the stdio reader's decoder gives every line
+// TestDecodeMessageAsGoSDK: DecodeMessage gives every line
 // what go-sdk's DecodeMessage gives it, messages and errors alike.
 func TestDecodeMessageAsGoSDK(t *testing.T) {
 	for _, line := range decodeSeeds {
@@ -91,7 +91,7 @@ func TestDecodeMessageStartCost(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	for range n {
 		for _, l := range lines {
-			if _, err := decodeMessage(l); err != nil {
+			if _, err := DecodeMessage(l, 1000); err != nil {
 				t.Fatal(err)
 			}
 		}
