@@ -54,7 +54,7 @@ const searchDescription = "Finds the tools of this server that do what you descr
 
 // newDiscovery builds the discovery tools of r.
 func (r *Registry) newDiscovery() (*discovery, error) {
-	d := &discovery{}
+	d := &discovery{reg: r}
 	if r.cfg.embed != nil {
 		d.emb = &embedder{fn: r.cfg.embed, logger: r.cfg.logger}
 	}
@@ -81,6 +81,25 @@ func (r *Registry) newDiscovery() (*discovery, error) {
 		t.handler = r.chain(t) // the registry's middleware, as for its other tools
 	}
 	return d, nil
+}
+
+// target is the tool a call of t reaches: for a proxy's call, the tool it
+// names, call rewritten into that tool's own (callTarget); else t.
+func (d *discovery) target(t *tool, known bool, call *mcp.CallToolRequest) (*tool, bool) {
+	if known && (t.name == callToolName || t.name == callWriteName) {
+		return d.reg.callTarget(call)
+	}
+	return t, known
+}
+
+// listed returns the tools of set tools/list shows: the eager ones and the
+// discovery tools.
+func (d *discovery) listed(set *toolSet) []*tool { return d.reg.index(set).listed }
+
+// query returns the tools of set a tools/list with a query shows (SEP-1821):
+// those search finds, at most limit.
+func (d *discovery) query(ctx context.Context, set *toolSet, q string, limit int, ti *auth.TokenInfo) ([]*tool, bool) {
+	return d.reg.search(ctx, set, q, "", limit, ti), true
 }
 
 // proxyRefusal is the function of a proxy: it runs only for a call route

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,7 +32,8 @@ import (
 // dispatcher serves a registry's tools on one server.
 type dispatcher struct {
 	reg      *Registry
-	tasks    taskHook // the tasks extension (taskserve.go)
+	tasks    taskHook      // the tasks extension (taskserve.go)
+	disc     discoveryHook // discovery (discovery.go), or noDiscovery
 	pageSize int
 	poking   atomic.Bool
 
@@ -59,6 +61,32 @@ type dispatcher struct {
 type dispatchChain struct {
 	h    mcp.MethodHandler
 	user bool
+}
+
+// discoveryHook is the one point where discovery plugs into a server's
+// dispatcher: the tool a call of t reaches (target: a proxy's call becomes
+// the named tool's own, call rewritten), the tools tools/list shows
+// (listed), and the tools a tools/list with a query finds (query, SEP-1821;
+// ok false: the query is ignored). The registry's discovery implements it
+// (discovery.go); a registry without Discovery plugs in noDiscovery.
+type discoveryHook interface {
+	target(t *tool, known bool, call *mcp.CallToolRequest) (*tool, bool)
+	listed(set *toolSet) []*tool
+	query(ctx context.Context, set *toolSet, q string, limit int, ti *auth.TokenInfo) (found []*tool, ok bool)
+}
+
+// noDiscovery is a registry without discovery: every tool called by its
+// own name and listed, a list query ignored.
+type noDiscovery struct{}
+
+func (noDiscovery) target(t *tool, known bool, _ *mcp.CallToolRequest) (*tool, bool) {
+	return t, known
+}
+
+func (noDiscovery) listed(set *toolSet) []*tool { return set.sorted }
+
+func (noDiscovery) query(context.Context, *toolSet, string, int, *auth.TokenInfo) ([]*tool, bool) {
+	return nil, false
 }
 
 // serve answers one request a wire of mcpgen's own decoded: the same
@@ -146,7 +174,8 @@ func (d *dispatcher) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || call.Params == nil {
 				break
 			}
-			if t, ok := d.reg.callTarget(call); ok {
+			t, known := d.reg.lookup(call.Params.Name)
+			if t, ok := d.disc.target(t, known, call); ok {
 				return d.call(ctx, t, call)
 			}
 		case "tools/list":
@@ -189,18 +218,20 @@ func (d *dispatcher) list(ctx context.Context, req *mcp.ListToolsRequest, next m
 	}
 	set := d.reg.snapshot()
 	listAll, ti, ui := d.reg.cfg.listAll, tokenInfoOf(ctx, req.Extra), clientHasUI(req)
-	if q, ok := listQuery(req); ok && d.reg.disc != nil {
+	if q, ok := listQuery(req); ok {
 		// SEP-1821 (experimental): the tools matching the query, from the
 		// index search_tools uses; one page.
-		lr.Tools, lr.NextCursor = []*mcp.Tool{}, ""
-		for _, t := range d.reg.search(ctx, set, q, "", min(d.pageSize, listQueryLimit), ti) {
-			def, _ := t.listedTo(ui) // shown: search finds no app-only tool
-			lr.Tools = append(lr.Tools, def)
+		if found, ok := d.disc.query(ctx, set, q, min(d.pageSize, listQueryLimit), ti); ok {
+			lr.Tools, lr.NextCursor = []*mcp.Tool{}, ""
+			for _, t := range found {
+				def, _ := t.listedTo(ui) // shown: search finds no app-only tool
+				lr.Tools = append(lr.Tools, def)
+			}
+			lr.Cacheable = d.reg.toolListCache(ti)
+			return lr, nil
 		}
-		lr.Cacheable = d.reg.toolListCache(ti)
-		return lr, nil
 	}
-	listed := d.reg.listed(set)
+	listed := d.disc.listed(set)
 	ours := listed[sort.Search(len(listed), func(i int) bool { return listed[i].name > after }):]
 	page := make([]*mcp.Tool, 0, min(d.pageSize, len(ours)+len(own)))
 	more := false

@@ -19,8 +19,9 @@ const (
 )
 
 // discovery holds a discovery-mode registry's own tools, and its ranking
-// by meaning.
+// by meaning; it is what the registry's servers plug in (discoveryHook).
 type discovery struct {
+	reg                 *Registry
 	search, call, write *tool
 	emb                 *embedder // ranks search_tools' hits by meaning; nil without SearchEmbedder (semantic.go)
 }

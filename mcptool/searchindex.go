@@ -31,15 +31,6 @@ type groupInfo struct {
 	Tools int    `json:"tools"`
 }
 
-// listed returns the tools tools/list shows: all of set, or in discovery
-// mode the eager ones and the discovery tools.
-func (r *Registry) listed(set *toolSet) []*tool {
-	if r.disc == nil {
-		return set.sorted
-	}
-	return r.index(set).listed
-}
-
 // index returns set's discovery index, building it on first use.
 func (r *Registry) index(set *toolSet) *catalogIndex {
 	v := &set.index

@@ -77,7 +77,7 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Se
 	}
 	s := mcp.NewServer(impl, &o)
 	s.AddSendingMiddleware(onStream) // the innermost (sessionstream.go)
-	d := &dispatcher{reg: r, tasks: r.taskExtension(), pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
+	d := &dispatcher{reg: r, tasks: r.taskExtension(), disc: r.discoveryExtension(), pageSize: o.PageSize, impl: impl, versions: mcp.SupportedProtocolVersions(), cacheable: o.SetCacheable}
 	if len(o.SupportedProtocolVersions) > 0 {
 		d.versions = o.SupportedProtocolVersions
 	}
@@ -85,6 +85,15 @@ func (r *Registry) Server(impl *mcp.Implementation, opts *mcp.ServerOptions) *Se
 	d.use()
 	d.ownResources = o.HasResources || o.Capabilities.Resources != nil
 	return &Server{Server: s, reg: r, d: d, m: r.mountWith(s, d)}
+}
+
+// discoveryExtension is the registry's discovery, as a server's dispatcher
+// plugs it in (discoveryHook; discovery.go).
+func (r *Registry) discoveryExtension() discoveryHook {
+	if r.disc == nil {
+		return noDiscovery{}
+	}
+	return r.disc
 }
 
 // Mount serves the registry's tools on s, a go-sdk server of the user's,

@@ -16,16 +16,16 @@ import (
 // go-sdk's request types have no room for it, and no outcome travels
 // through the context, so behind a user's middleware (which sees go-sdk's
 // request, and may rename the call) the registry's middleware resolves it
-// itself (callTarget), once per middleware of the chain go-sdk runs.
+// itself (lookup, then the discovery hook's target), once per middleware of
+// the chain go-sdk runs.
 
 // toolCall answers call, a tools/call of t (known: the registry has it),
 // as the registry's middleware would: as a task (taskCall), or through the
 // call path; a tool the registry does not have gets go-sdk's unknown tool.
-// A call of a discovery proxy is first resolved to the tool it names.
+// A call of a discovery proxy is first resolved to the tool it names (the
+// discovery hook, discoveryHook).
 func (d *dispatcher) toolCall(ctx context.Context, t *tool, known bool, call *mcp.CallToolRequest) (mcp.Result, error) {
-	if known && d.reg.disc != nil && (t.name == callToolName || t.name == callWriteName) {
-		t, known = d.reg.callTarget(call) // the proxy's target (discovery.go)
-	}
+	t, known = d.disc.target(t, known, call) // a proxy's call: the tool it names (discovery.go)
 	if res, handled, err := d.tasks.taskCall(ctx, t, known, call); handled {
 		return res, err
 	}
