@@ -17,3 +17,20 @@ func withExtension(c *mcp.ServerCapabilities, name string, settings map[string]a
 	cp.AddExtension(name, settings)
 	return &cp
 }
+
+// capabilityDeclarer is a request whose client's capabilities are known:
+// from its _meta on a 2026-07-28 request, else from its session's
+// initialize.
+type capabilityDeclarer interface {
+	ClientCapabilities() *mcp.ClientCapabilities
+}
+
+// clientDeclares reports whether req's client declares the extension name.
+func clientDeclares(req capabilityDeclarer, name string) bool {
+	caps := req.ClientCapabilities()
+	if caps == nil {
+		return false
+	}
+	_, ok := caps.Extensions[name]
+	return ok
+}

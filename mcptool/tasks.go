@@ -59,16 +59,7 @@ func (r *Registry) taskExtension() taskHook { return &r.tasks }
 
 // clientHasTasks reports whether the request declares the tasks extension:
 // in its _meta on a 2026-07-28 request, else in its session's initialize.
-func clientHasTasks(req interface {
-	ClientCapabilities() *mcp.ClientCapabilities
-}) bool {
-	caps := req.ClientCapabilities()
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[TasksExtension]
-	return ok
-}
+func clientHasTasks(req capabilityDeclarer) bool { return clientDeclares(req, TasksExtension) }
 
 // missingTasksCapability is the spec's error for a client that must declare
 // the extension and did not: data.requiredCapabilities names it as the

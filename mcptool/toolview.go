@@ -67,16 +67,7 @@ func newToolView(name string, def *mcp.Tool, ann annotations.View, opt *view.Vie
 
 // clientHasUI reports whether the request's client declares the extension:
 // in its _meta on a 2026-07-28 request, else in its session's initialize.
-func clientHasUI(req interface {
-	ClientCapabilities() *mcp.ClientCapabilities
-}) bool {
-	caps := req.ClientCapabilities()
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[view.Extension]
-	return ok
-}
+func clientHasUI(req capabilityDeclarer) bool { return clientDeclares(req, view.Extension) }
 
 // hiddenFrom reports whether t is a tool req's client neither sees nor
 // calls: app-only, and the client does not declare the extension. Direct
