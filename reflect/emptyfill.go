@@ -358,17 +358,24 @@ func (e *emptier) needs(v reflect.Value, w *emptyWalk) bool {
 	return false
 }
 
+// entered reports whether v, a slice or map of e's type, is to be copied
+// and filled, and if so enters it in w (the caller leaves it); a nil one is
+// made empty here.
+func (e *emptier) entered(v reflect.Value, w *emptyWalk) bool {
+	if v.IsNil() {
+		v.Set(e.empty)
+		return false
+	}
+	return e.needs(v, w) && w.enter(v)
+}
+
 // fill makes v (of e's type) what encoding/json is to encode: v is
 // addressable memory of the caller's own (a copy); what v shares (through
 // a pointer, slice, map or interface) is copied before it is changed.
 func (e *emptier) fill(v reflect.Value, w *emptyWalk) {
 	switch e.kind {
 	case reflect.Slice:
-		if v.IsNil() {
-			v.Set(e.empty)
-			return
-		}
-		if !e.needs(v, w) || !w.enter(v) {
+		if !e.entered(v, w) {
 			return
 		}
 		defer w.leave(v)
@@ -379,11 +386,7 @@ func (e *emptier) fill(v reflect.Value, w *emptyWalk) {
 		}
 		v.Set(s)
 	case reflect.Map:
-		if v.IsNil() {
-			v.Set(e.empty)
-			return
-		}
-		if !e.needs(v, w) || !w.enter(v) {
+		if !e.entered(v, w) {
 			return
 		}
 		defer w.leave(v)
