@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/netip"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -477,23 +476,5 @@ func TestEmptyFillDeep(t *testing.T) {
 	}
 	if n.Children != nil {
 		t.Error("the value was changed")
-	}
-}
-
-// TestNoJSONv2Dependency: json/v2 is the tests' oracle only. A server does
-// not compile it (3 to 4 s of CPU in a one-tool server's first build:
-// bench/README.md).
-func TestNoJSONv2Dependency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, pkg := range strings.Fields(string(out)) {
-		if strings.HasPrefix(pkg, "github.com/go-json-experiment/") {
-			t.Errorf("mcpreflect compiles %s", pkg)
-		}
 	}
 }
